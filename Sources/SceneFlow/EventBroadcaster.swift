@@ -1,0 +1,88 @@
+import Synchronization
+
+/// How many undelivered events a subscriber keeps.
+public enum EventBuffering: Hashable, Sendable {
+    /// Keep every event. A subscriber that never reads grows without bound.
+    case unbounded
+    /// Keep the newest `n`; the oldest undelivered event is dropped to make room.
+    case newest(Int)
+    /// Keep the oldest `n`; newer events are dropped until the subscriber catches up.
+    case oldest(Int)
+
+    /// The default: the newest 1024 events.
+    public static var `default`: EventBuffering { .newest(1024) }
+}
+
+/// Fans events out to any number of subscribers, each with its own buffer.
+///
+/// - A subscriber registered before an event is published sees it, unless its own
+///   buffering policy dropped it.
+/// - Every subscriber sees events in publication order.
+/// - A subscriber whose stream is gone or whose task was cancelled is forgotten;
+///   ``finish()`` ends every stream.
+public final class EventBroadcaster<Event: Sendable>: Sendable {
+    private struct State {
+        var nextID: UInt64 = 0
+        var subscribers: [(id: UInt64, buffer: SubscriberBuffer<Event>)] = []
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    /// A broadcaster with no subscribers.
+    public init() {}
+
+    /// How many subscribers are registered.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Registers a subscriber and returns its stream of the events published from now on.
+    ///
+    /// - After ``finish()``, the stream is already finished.
+    public func subscribe(buffering: EventBuffering = .default) -> EventStream<Event> {
+        let buffer = SubscriberBuffer<Event>(buffering: buffering)
+        let id: UInt64? = state.withLock { state in
+            guard !state.finished else { return nil }
+            defer { state.nextID += 1 }
+            state.subscribers.append((state.nextID, buffer))
+            return state.nextID
+        }
+        if id == nil { buffer.finish() }
+        let subscription = EventStream<Event>.Subscription(buffer: buffer) { [weak self] in
+            guard let self, let id else { return }
+            self.state.withLock { state in
+                state.subscribers.removeAll { $0.id == id }
+            }
+        }
+        return EventStream(subscription: subscription)
+    }
+
+    /// Delivers `event` to every subscriber.
+    public func publish(_ event: Event) {
+        publish(contentsOf: CollectionOfOne(event))
+    }
+
+    /// Delivers each of `events`, in order, to every subscriber.
+    public func publish(contentsOf events: some Collection<Event>) {
+        state.withLock { state in
+            guard !state.subscribers.isEmpty else { return }
+            var ended = false
+            for subscriber in state.subscribers
+            where !subscriber.buffer.deliver(contentsOf: events) {
+                ended = true
+            }
+            if ended {
+                state.subscribers.removeAll { !$0.buffer.isOpen }
+            }
+        }
+    }
+
+    /// Ends every stream; later subscribers get a finished stream.
+    public func finish() {
+        let subscribers = state.withLock { state in
+            state.finished = true
+            defer { state.subscribers.removeAll() }
+            return state.subscribers
+        }
+        for subscriber in subscribers { subscriber.buffer.finish() }
+    }
+}
