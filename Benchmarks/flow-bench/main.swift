@@ -98,18 +98,30 @@ func measure(middlewares: Int, subscribers: Int, seconds: Double) async -> Resul
         perSecond: Double(sent) / seconds)
 }
 
-var seconds = 2.0
-if let index = CommandLine.arguments.firstIndex(of: "--seconds"),
-    index + 1 < CommandLine.arguments.count, let value = Double(CommandLine.arguments[index + 1])
-{
-    seconds = value
+func option(_ name: String, default value: Double) -> Double {
+    guard let index = CommandLine.arguments.firstIndex(of: name),
+        index + 1 < CommandLine.arguments.count, let parsed = Double(CommandLine.arguments[index + 1])
+    else { return value }
+    return parsed
 }
 
-print("flow-bench: mixed push/pop/sheet/dismiss, paths 0-64 deep, \(seconds) s per case")
+let seconds = option("--seconds", default: 1)
+let rounds = max(1, Int(option("--rounds", default: 3)))
+
+print("flow-bench: mixed push/pop/sheet/dismiss on paths 0-64 deep; \(rounds) rounds of \(seconds) s per case")
+print("case                              min      median   max   (million intents/s)")
 for middlewares in [0, 4] {
     for subscribers in [0, 1] {
-        let result = await measure(middlewares: middlewares, subscribers: subscribers, seconds: seconds)
-        let millions = result.perSecond / 1e6
-        print("  \(result.label.padding(toLength: 30, withPad: " ", startingAt: 0)) \(String(format: "%6.2f", millions)) M intents/s")
+        var figures: [Double] = []
+        var label = ""
+        for _ in 0..<rounds {
+            let result = await measure(middlewares: middlewares, subscribers: subscribers, seconds: seconds)
+            figures.append(result.perSecond / 1e6)
+            label = result.label
+        }
+        figures.sort()
+        let columns = [figures.first!, figures[figures.count / 2], figures.last!]
+            .map { String(format: "%7.2f", $0) }.joined(separator: "  ")
+        print(label.padding(toLength: 30, withPad: " ", startingAt: 0) + columns)
     }
 }

@@ -73,6 +73,11 @@ public struct FlowRestoreError: CodedReason {
     /// Every problem, in the order found.
     public let problems: [FlowRestoreProblem]
 
+    /// An error listing `problems`.
+    public init(problems: [FlowRestoreProblem]) {
+        self.problems = problems
+    }
+
     public var code: String { "invalid_snapshot" }
 
     public var description: String {

@@ -1,0 +1,107 @@
+import Foundation
+import SceneFlow
+import Testing
+
+@Suite("Wire shapes of steps, plans and intents")
+struct FlowCodingTests {
+    @Test("every intent encodes to its documented JSON shape and decodes back", arguments: [
+        (FlowIntent<JSONValue>.push("a"), #"{"route":"a","type":"push"}"#),
+        (.pushMany(["a", "b"]), #"{"routes":["a","b"],"type":"pushMany"}"#),
+        (.sheet(["id": 1]), #"{"route":{"id":1},"type":"sheet"}"#),
+        (.cover("c"), #"{"route":"c","type":"cover"}"#),
+        (.pop, #"{"type":"pop"}"#),
+        (.popCount(3), #"{"count":3,"type":"pop"}"#),
+        (.popTo("a"), #"{"route":"a","type":"popTo"}"#),
+        (.popToRoot, #"{"type":"popToRoot"}"#),
+        (.dismiss, #"{"type":"dismiss"}"#),
+        (.dismissAll, #"{"type":"dismissAll"}"#),
+        (.reset([.push("a"), .sheet("b")]),
+         #"{"steps":[{"route":"a","type":"push"},{"route":"b","type":"sheet"}],"type":"reset"}"#),
+        (.replaceStack(["x"]), #"{"routes":["x"],"type":"replaceStack"}"#),
+        (.backOrPush("a"), #"{"route":"a","type":"backOrPush"}"#),
+        (.pushUnique("a"), #"{"route":"a","type":"pushUnique"}"#),
+    ])
+    func intentShape(intent: FlowIntent<JSONValue>, json: String) throws {
+        #expect(try encodeJSON(intent) == json)
+        #expect(try decodeJSON(FlowIntent<JSONValue>.self, json) == intent)
+    }
+
+    @Test("an unknown intent type is a decoding error that names it")
+    func unknownIntent() {
+        do {
+            _ = try decodeJSON(FlowIntent<JSONValue>.self, #"{"type":"teleport"}"#)
+            Issue.record("decoding an unknown intent must fail")
+        } catch {
+            #expect("\(error)".contains("teleport"))
+        }
+    }
+
+    @Test("an intent missing its argument fails to decode", arguments: [
+        #"{"type":"push"}"#, #"{"type":"pushMany","routes":"a"}"#, #"{"type":"pop","count":"x"}"#,
+        #"{"route":"a"}"#, #"[]"#,
+    ])
+    func missingArgument(json: String) {
+        #expect(throws: DecodingError.self) { try decodeJSON(FlowIntent<JSONValue>.self, json) }
+    }
+
+    @Test("a step encodes as type and route")
+    func stepShape() throws {
+        #expect(try encodeJSON(RouteStep<JSONValue>.cover(["a": 1])) == #"{"route":{"a":1},"type":"cover"}"#)
+        #expect(throws: DecodingError.self) {
+            try decodeJSON(RouteStep<JSONValue>.self, #"{"type":"popover","route":1}"#)
+        }
+    }
+
+    @Test("a plan validates on construction", arguments: [
+        ([RouteStep<String>](), nil as FlowPlanError?),
+        ([.push("a"), .push("b"), .sheet("c")], nil),
+        ([.cover("c")], nil),
+        ([.sheet("a"), .cover("b")], .tooManyModals(count: 2)),
+        ([.sheet("a"), .push("b")], .modalNotAtTail(index: 0)),
+        ([.push("a"), .cover("b"), .push("c"), .sheet("d")], .tooManyModals(count: 2)),
+    ])
+    func planValidation(steps: [RouteStep<String>], problem: FlowPlanError?) {
+        #expect(FlowPlan.problem(in: steps) == problem)
+        do {
+            let plan = try FlowPlan(validating: steps)
+            #expect(problem == nil)
+            #expect(plan.steps == steps)
+        } catch {
+            #expect(error == problem)
+        }
+    }
+
+    @Test("decoding a plan validates it")
+    func planDecodingValidates() throws {
+        let valid = try decodeJSON(FlowPlan<String>.self, #"[{"type":"push","route":"a"},{"type":"sheet","route":"b"}]"#)
+        #expect(valid.steps == [.push("a"), .sheet("b")])
+        #expect(throws: DecodingError.self) {
+            try decodeJSON(FlowPlan<String>.self, #"[{"type":"sheet","route":"a"},{"type":"push","route":"b"}]"#)
+        }
+    }
+
+    @Test("reason codes are stable snake_case strings", arguments: [
+        (FlowRejection.pushBlockedByModalTail as any CodedReason, "push_blocked_by_modal_tail"),
+        (FlowRejection.popBlockedByModalTail, "pop_blocked_by_modal_tail"),
+        (FlowRejection.insufficientDepth(requested: 2, available: 1), "insufficient_depth"),
+        (FlowRejection.invalidCount(-1), "invalid_count"),
+        (FlowRejection.routeNotFound, "route_not_found"),
+        (FlowRejection.invalidPlan(.tooManyModals(count: 2)), "invalid_plan"),
+        (FlowRejection.middlewareCancelled(name: "m", reason: "r"), "middleware_cancelled"),
+        (FlowRejection.followUpLimitExceeded(limit: 1), "follow_up_limit_exceeded"),
+        (FlowPlanError.tooManyModals(count: 2), "too_many_modals"),
+        (FlowPlanError.modalNotAtTail(index: 0), "modal_not_at_tail"),
+    ])
+    func reasonCodes(reason: any CodedReason, code: String) {
+        #expect(reason.code == code)
+        #expect(!reason.description.isEmpty)
+    }
+
+    @Test("a rejection carries its associated values as named fields")
+    func reasonFields() {
+        #expect(FlowRejection.insufficientDepth(requested: 3, available: 1).fields
+            == ["requested": 3, "available": 1])
+        #expect(FlowRejection.middlewareCancelled(name: "auth", reason: "signed out").fields
+            == ["middleware": "auth", "detail": "signed out"])
+    }
+}
