@@ -11,17 +11,29 @@ let package = Package(
     name: "SceneCoordinator",
     products: [
         .library(name: "SceneFlow", targets: ["SceneFlow"]),
+        .library(name: "SceneLinks", targets: ["SceneLinks"]),
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
+        .executable(name: "link-tour", targets: ["link-tour"]),
+        .executable(name: "link-bench", targets: ["link-bench"]),
     ],
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
+        .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-bench", dependencies: ["SceneFlow"], path: "Benchmarks/flow-bench",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "link-tour", dependencies: ["SceneLinks"], path: "Examples/link-tour",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "link-bench", dependencies: ["SceneLinks"], path: "Benchmarks/link-bench",
+            swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
     ]
 )
