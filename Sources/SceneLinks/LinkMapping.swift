@@ -11,7 +11,7 @@ public struct LinkMapping<Output: Sendable>: Sendable {
     public let pattern: String
     /// Whether the link waits for authentication.
     public let requiresAuth: Bool
-    let produce: @Sendable (LinkParameters) throws -> Output
+    @usableFromInline let produce: @Sendable (LinkParameters) throws -> Output
 
     /// A mapping from `pattern` to what `produce` makes of the parameters.
     public init(
@@ -24,6 +24,7 @@ public struct LinkMapping<Output: Sendable>: Sendable {
     }
 
     /// Runs `produce`, turning any failure into a rejection.
+    @inlinable
     func output(for parameters: LinkParameters) -> Result<Output, LinkRejection> {
         do {
             return .success(try produce(parameters))

@@ -18,16 +18,9 @@ public struct LinkMatcher: Sendable {
     public private(set) var diagnostics: [LinkDiagnostic]
 
     private var nodes: [Node] = [Node()]
+    private var literals = EdgeTable()
     private var longestPattern = 0
 
-    private struct Node: Sendable {
-        var literals: [String: Int32] = [:]
-        var parameter: Int32 = -1
-        /// Patterns that end here, in declaration order.
-        var terminals: [Int32] = []
-        /// Patterns whose wildcard starts here, in declaration order.
-        var wildcards: [Int32] = []
-    }
 
     /// Compiles `patterns` in declaration order.
     ///
@@ -61,6 +54,7 @@ public struct LinkMatcher: Sendable {
                 diagnostics.append(LinkDiagnostic(index: index, pattern: pattern.text, problem: problem))
             }
         }
+        embedNodes()
         for (index, pattern) in patterns.enumerated() where !sameShape.contains(index) {
             guard let pattern, let winner = alwaysBeaten(pattern, index: index) else { continue }
             diagnostics.append(LinkDiagnostic(index: index, pattern: pattern.text, problem: .shadowed(by: winner)))
@@ -70,21 +64,19 @@ public struct LinkMatcher: Sendable {
 
     /// The pattern `segments` match, with what it captured; `nil` when none does.
     public func match(_ segments: [String]) -> LinkPathMatch? {
-        var captures: [Int] = []
         var failed: Set<Int>?
-        guard let found = search(0, 0, segments, &captures, &failed) else { return nil }
+        guard let found = search(0, nodes[0], 0, segments, &failed) else { return nil }
         let pattern = patterns[Int(found.pattern)]!
+        // A pattern's segments line up one to one with the path's, up to the wildcard.
         var items: [LinkParameters.Item] = []
-        items.reserveCapacity(captures.count + 1)
+        items.reserveCapacity(pattern.segments.count)
         var wildcard: LinkParameters.Wildcard?
-        var next = 0
-        for segment in pattern.segments {
+        for (position, segment) in pattern.segments.enumerated() {
             switch segment {
             case .literal:
                 continue
             case .parameter(let name):
-                items.append(LinkParameters.Item(name: name, value: segments[captures[next]]))
-                next += 1
+                items.append(LinkParameters.Item(name: name, value: segments[position]))
             case .wildcard(let name):
                 let rest = Array(segments[found.wildcardStart...])
                 wildcard = LinkParameters.Wildcard(name: name, segments: rest)
@@ -101,11 +93,11 @@ public struct LinkMatcher: Sendable {
         for segment in pattern.shape {
             switch segment {
             case .literal(let value):
-                if let child = nodes[node].literals[value] {
-                    node = Int(child)
+                if let child = literals.child(of: Int32(node), value) {
+                    node = Int(child.index)
                 } else {
                     nodes.append(Node())
-                    nodes[node].literals[value] = Int32(nodes.count - 1)
+                    literals.insert(parent: Int32(node), value, child: Int32(nodes.count - 1))
                     node = nodes.count - 1
                 }
             case .parameter:
@@ -115,40 +107,58 @@ public struct LinkMatcher: Sendable {
                 }
                 node = Int(nodes[node].parameter)
             case .wildcard:
-                let earlier = nodes[node].wildcards.first
-                nodes[node].wildcards.append(Int32(index))
-                return earlier.map(Int.init)
+                if nodes[node].wildcard >= 0 { return Int(nodes[node].wildcard) }
+                nodes[node].wildcard = Int32(index)
+                return nil
             }
         }
-        let earlier = nodes[node].terminals.first
-        nodes[node].terminals.append(Int32(index))
-        return earlier.map(Int.init)
+        if nodes[node].terminal >= 0 { return Int(nodes[node].terminal) }
+        nodes[node].terminal = Int32(index)
+        return nil
+    }
+
+    /// Copies into each node the fields of its parameter child, and into each literal edge
+    /// the node it leads to, so that a search reads one place per segment.
+    private mutating func embedNodes() {
+        for index in nodes.indices where nodes[index].parameter >= 0 {
+            let child = nodes[Int(nodes[index].parameter)]
+            nodes[index].parameterHasParameter = child.parameter >= 0
+            nodes[index].parameterTerminal = child.terminal
+            nodes[index].parameterWildcard = child.wildcard
+        }
+        literals.embed(nodes)
+    }
+
+    /// The node a search finds behind `node`'s parameter edge, read from `node` itself
+    /// unless the parameter child has a parameter child of its own.
+    private func parameterChild(of node: Node) -> Node {
+        if node.parameterHasParameter { return nodes[Int(node.parameter)] }
+        var child = Node()
+        child.terminal = node.parameterTerminal
+        child.wildcard = node.parameterWildcard
+        return child
     }
 
     /// Depth-first search in precedence order. `failed` remembers (node, position) pairs
     /// known to fail, so backtracking never explores a subtree twice.
     private func search<Path: MatchablePath>(
-        _ node: Int, _ position: Int, _ path: Path, _ captures: inout [Int], _ failed: inout Set<Int>?
+        _ index: Int, _ node: Node, _ position: Int, _ path: Path, _ failed: inout Set<Int>?
     ) -> (pattern: Int32, wildcardStart: Int)? {
-        let current = nodes[node]
         if position == path.count {
-            if let terminal = current.terminals.first { return (terminal, -1) }
-            if let wildcard = current.wildcards.first { return (wildcard, position) }
+            if node.terminal >= 0 { return (node.terminal, -1) }
+            if node.wildcard >= 0 { return (node.wildcard, position) }
             return nil
         }
-        let key = node &* (path.count + 1) &+ position
+        let key = index &* (path.count + 1) &+ position
         if failed?.contains(key) == true { return nil }
-        if let literal = path.literal(at: position), let child = current.literals[literal] {
-            if let found = search(Int(child), position + 1, path, &captures, &failed) { return found }
+        if let literal = path.literal(at: position), let child = literals.child(of: Int32(index), literal) {
+            if let found = search(Int(child.index), child.node, position + 1, path, &failed) { return found }
         }
-        if current.parameter >= 0 {
-            captures.append(position)
-            if let found = search(Int(current.parameter), position + 1, path, &captures, &failed) {
-                return found
-            }
-            captures.removeLast()
+        if node.parameter >= 0 {
+            let child = parameterChild(of: node)
+            if let found = search(Int(node.parameter), child, position + 1, path, &failed) { return found }
         }
-        if let wildcard = current.wildcards.first { return (wildcard, position) }
+        if node.wildcard >= 0 { return (node.wildcard, position) }
         if failed == nil { failed = [] }
         failed!.insert(key)
         return nil
@@ -171,9 +181,8 @@ public struct LinkMatcher: Sendable {
         let tailLengths = pattern.wildcardName == nil ? 0...0 : 0...(longestPattern + 1)
         var winner: Int?
         for _ in tailLengths {
-            var captures: [Int] = []
             var failed: Set<Int>?
-            if let found = search(0, 0, Probe(segments: probe), &captures, &failed) {
+            if let found = search(0, nodes[0], 0, Probe(segments: probe), &failed) {
                 if Int(found.pattern) == index { return nil }
                 winner = winner ?? Int(found.pattern)
             }
@@ -202,6 +211,22 @@ protocol MatchablePath {
 
 extension Array: MatchablePath where Element == String {
     func literal(at position: Int) -> String? { self[position] }
+}
+
+/// A node of the tree. Only the first pattern of a shape can ever win, so a node keeps
+/// only that one; the later ones are reported when they are inserted.
+struct Node: Sendable {
+    /// The parameter child, or -1.
+    var parameter: Int32 = -1
+    /// The first pattern that ends here, or -1.
+    var terminal: Int32 = -1
+    /// The first pattern whose wildcard starts here, or -1.
+    var wildcard: Int32 = -1
+    /// Copies of the parameter child's fields, so that following a parameter edge
+    /// usually needs no second read.
+    var parameterHasParameter = false
+    var parameterTerminal: Int32 = -1
+    var parameterWildcard: Int32 = -1
 }
 
 struct Probe: MatchablePath {

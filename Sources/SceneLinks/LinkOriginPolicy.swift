@@ -11,10 +11,16 @@ public struct LinkOriginPolicy: Hashable, Sendable {
     /// The allowed hosts, lowercased.
     public let hosts: Set<String>
 
+    // Allowlists are short: comparing a few strings is cheaper than hashing one.
+    private let schemeList: [String]
+    private let hostList: [String]
+
     /// A policy allowing `schemes` with `hosts`.
     public init(schemes: some Sequence<String>, hosts: some Sequence<String>) {
         self.schemes = Set(schemes.map { $0.lowercased() })
         self.hosts = Set(hosts.map { $0.lowercased() })
+        self.schemeList = self.schemes.sorted()
+        self.hostList = self.hosts.sorted()
     }
 
     /// The policy that allows nothing.
@@ -22,8 +28,12 @@ public struct LinkOriginPolicy: Hashable, Sendable {
 
     /// Why `url`'s origin is refused, or `nil` when it is allowed.
     public func check(_ url: LinkURL) -> LinkRejection? {
-        if !schemes.contains(url.scheme) { return .schemeNotAllowed(url.scheme) }
-        if !hosts.contains(url.host) { return .hostNotAllowed(url.host) }
+        if !allows(url.scheme, in: schemeList, or: schemes) { return .schemeNotAllowed(url.scheme) }
+        if !allows(url.host, in: hostList, or: hosts) { return .hostNotAllowed(url.host) }
         return nil
+    }
+
+    private func allows(_ value: String, in list: [String], or set: Set<String>) -> Bool {
+        list.count <= 8 ? list.contains(value) : set.contains(value)
     }
 }

@@ -8,10 +8,10 @@ public import SceneFlow
 /// - A wildcard's value is the rest of the path joined with `/`; ``segments(_:)`` gives
 ///   the segments themselves (a decoded `%2F` inside a segment stays inside it).
 public struct LinkParameters: Hashable, Sendable {
-    /// Every (name, value) pair in order: path parameters, then query items.
-    public let items: [Item]
-    /// How many of ``items`` came from the path.
-    public let pathCount: Int
+    /// The path parameters, in pattern order (what manifest templates see).
+    public let pathItems: [Item]
+    /// The query items, in URL order.
+    public let queryItems: [Item]
     /// The wildcard's name and captured segments, when the pattern has one.
     public let wildcard: Wildcard?
 
@@ -39,25 +39,22 @@ public struct LinkParameters: Hashable, Sendable {
 
     /// Parameters from path values and query items.
     public init(path: [Item], query: [Item] = [], wildcard: Wildcard? = nil) {
-        self.items = path + query
-        self.pathCount = path.count
+        self.pathItems = path
+        self.queryItems = query
         self.wildcard = wildcard
     }
 
-    /// The path parameters only (what manifest templates see).
-    public var pathItems: ArraySlice<Item> { items[..<pathCount] }
-
-    /// The query items only.
-    public var queryItems: ArraySlice<Item> { items[pathCount...] }
+    /// Every (name, value) pair in order: path parameters, then query items.
+    public var items: [Item] { pathItems + queryItems }
 
     /// The first value named `name`.
     public func value(_ name: String) -> String? {
-        items.first { $0.name == name }?.value
+        pathItems.first { $0.name == name }?.value ?? queryItems.first { $0.name == name }?.value
     }
 
     /// Every value named `name`, path values first.
     public func values(_ name: String) -> [String] {
-        items.filter { $0.name == name }.map(\.value)
+        (pathItems + queryItems).filter { $0.name == name }.map(\.value)
     }
 
     /// The segments a wildcard named `name` captured.

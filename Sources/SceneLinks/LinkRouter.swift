@@ -59,6 +59,7 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     }
 
     /// What `url` would do, regardless of authentication.
+    @inlinable
     public func evaluate(_ url: String) -> LinkEvaluation<Output> {
         switch parse(url) {
         case .failure(let rejection):
@@ -69,21 +70,19 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     }
 
     /// What an already parsed and allowed URL would do, regardless of authentication.
+    @inlinable
     public func evaluate(_ url: LinkURL) -> LinkEvaluation<Output> {
         guard let found = matcher.match(url.segments) else { return .unhandled(url) }
-        let mapping = mappings[found.index]
-        let parameters = LinkParameters(
-            path: found.items,
-            query: url.queryItems.map { LinkParameters.Item(name: $0.name, value: $0.value) },
-            wildcard: found.wildcard)
-        switch mapping.output(for: parameters) {
+        let parameters = LinkParameters(path: found.items, query: url.queryItems, wildcard: found.wildcard)
+        switch mappings[found.index].output(for: parameters) {
         case .failure(let rejection):
             return .rejected(rejection)
         case .success(let output):
             return .matched(
                 LinkMatch(
-                    url: url, mapping: found.index, pattern: mapping.pattern, parameters: parameters,
-                    output: output, requiresAuth: mapping.requiresAuth))
+                    url: url, mapping: found.index, pattern: mappings[found.index].pattern,
+                    parameters: parameters, output: output,
+                    requiresAuth: mappings[found.index].requiresAuth))
         }
     }
 
@@ -183,6 +182,19 @@ public struct LinkMatch<Output: Sendable>: Sendable {
     public let output: Output
     /// Whether the mapping requires authentication.
     public let requiresAuth: Bool
+
+    @usableFromInline
+    init(
+        url: LinkURL, mapping: Int, pattern: String, parameters: LinkParameters, output: Output,
+        requiresAuth: Bool
+    ) {
+        self.url = url
+        self.mapping = mapping
+        self.pattern = pattern
+        self.parameters = parameters
+        self.output = output
+        self.requiresAuth = requiresAuth
+    }
 }
 
 /// What a URL would do, before the authentication gate.

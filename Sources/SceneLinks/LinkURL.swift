@@ -22,7 +22,7 @@ public struct LinkURL: Hashable, Sendable {
     /// The normalised, decoded path segments.
     public let segments: [String]
     /// The decoded query items, in order; a name may repeat.
-    public let queryItems: [(name: String, value: String)]
+    public let queryItems: [LinkParameters.Item]
 
     /// The normalised path: `/` followed by the segments joined with `/`.
     public var path: String { "/" + segments.joined(separator: "/") }
@@ -30,7 +30,7 @@ public struct LinkURL: Hashable, Sendable {
     /// A URL from its parts, as the parser would produce them.
     public init(
         scheme: String, host: String, segments: [String],
-        queryItems: [(name: String, value: String)] = []
+        queryItems: [LinkParameters.Item] = []
     ) {
         self.scheme = scheme
         self.host = host
@@ -43,28 +43,24 @@ public struct LinkURL: Hashable, Sendable {
     /// - Throws: ``LinkRejection/inputLimitExceeded(_:limit:actual:)`` before any parsing,
     ///   ``LinkRejection/malformedURL(_:)`` or ``LinkRejection/nonCanonicalOrigin(_:)``.
     public init(parsing text: String, limits: LinkLimits = .standard) throws(LinkRejection) {
-        var text = text
-        let result = text.withUTF8 { bytes -> Result<LinkURL, LinkRejection> in
-            if let exceeded = limits.check(bytes) { return .failure(exceeded) }
+        let parse = { (bytes: UnsafeBufferPointer<UInt8>) -> Result<LinkURL, LinkRejection> in
             var parser = URLParser(bytes: bytes)
-            return parser.parse()
+            return Result { () throws(LinkRejection) in try parser.parse(limits: limits) }
         }
+        let result = text.utf8.withContiguousStorageIfAvailable(parse) ?? Array(text.utf8).withUnsafeBufferPointer(parse)
         self = try result.get()
     }
 
     public static func == (lhs: LinkURL, rhs: LinkURL) -> Bool {
         lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.segments == rhs.segments
-            && lhs.queryItems.elementsEqual(rhs.queryItems, by: { $0 == $1 })
+            && lhs.queryItems == rhs.queryItems
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(scheme)
         hasher.combine(host)
         hasher.combine(segments)
-        for item in queryItems {
-            hasher.combine(item.name)
-            hasher.combine(item.value)
-        }
+        hasher.combine(queryItems)
     }
 }
 
@@ -88,41 +84,31 @@ struct URLParser {
         self.bytes = bytes
     }
 
-    mutating func parse() -> Result<LinkURL, LinkRejection> {
+    mutating func parse(limits: LinkLimits) throws(LinkRejection) -> LinkURL {
+        let census = try limits.check(bytes)
         // Refuse what no canonical link contains anywhere: spaces, controls, backslashes.
-        for byte in bytes where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") {
+        if let byte = census.forbiddenByte {
             let what = byte == UInt8(ascii: " ") ? "a space" : byte == UInt8(ascii: "\\") ? "a backslash" : "a control character"
-            return .failure(.malformedURL("contains \(what)"))
+            throw .malformedURL("contains \(what)")
         }
         guard let scheme = parseScheme() else {
-            return .failure(.malformedURL("missing or invalid scheme"))
+            throw .malformedURL("missing or invalid scheme")
         }
         guard consume("/"), consume("/") else {
-            return .failure(.malformedURL("expected \"//\" and a host after \"\(scheme):\""))
+            throw .malformedURL("expected \"//\" and a host after \"\(scheme):\"")
         }
-        let host: String
-        switch parseHost() {
-        case .success(let parsed): host = parsed
-        case .failure(let rejection): return .failure(rejection)
+        let host = try parseHost()
+        guard index <= census.queryStart else {
+            // A "?" or "#" inside the authority: the host parser stopped before it.
+            throw .malformedURL("invalid authority")
         }
-        let pathStart = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
-            index += 1
+        let segments = try parsePath(upTo: census.queryStart, expecting: census.segments)
+        var query: [LinkParameters.Item] = []
+        if census.queryStart < census.fragmentStart {
+            index = census.queryStart + 1
+            query = try parseQuery(upTo: census.fragmentStart, expecting: census.queryItems)
         }
-        let pathEnd = index
-        var queryRange: Range<Int>?
-        if index < bytes.count, bytes[index] == UInt8(ascii: "?") {
-            let start = index + 1
-            while index < bytes.count, bytes[index] != UInt8(ascii: "#") { index += 1 }
-            queryRange = start..<index
-        }
-        do {
-            let segments = try parsePath(pathStart..<pathEnd)
-            let query = try queryRange.map(parseQuery) ?? []
-            return .success(LinkURL(scheme: scheme, host: host, segments: segments, queryItems: query))
-        } catch {
-            return .failure(error)
-        }
+        return LinkURL(scheme: scheme, host: host, segments: segments, queryItems: query)
     }
 
     private mutating func consume(_ ascii: Unicode.Scalar) -> Bool {
@@ -146,81 +132,96 @@ struct URLParser {
         return scheme
     }
 
-    private mutating func parseHost() -> Result<String, LinkRejection> {
+    private mutating func parseHost() throws(LinkRejection) -> String {
         let start = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"),
-            bytes[index] != UInt8(ascii: "#")
-        {
+        var valid = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") {
+                throw .nonCanonicalOrigin("user-info is not allowed in a link")
+            }
+            if byte == UInt8(ascii: ":") {
+                throw .nonCanonicalOrigin("an explicit port is not allowed in a link")
+            }
+            if !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_"))
+            {
+                valid = false
+            }
             index += 1
         }
-        let authority = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        if authority.contains(UInt8(ascii: "@")) {
-            return .failure(.nonCanonicalOrigin("user-info is not allowed in a link"))
-        }
-        if authority.contains(UInt8(ascii: ":")) {
-            return .failure(.nonCanonicalOrigin("an explicit port is not allowed in a link"))
-        }
-        if authority.isEmpty { return .failure(.malformedURL("missing host")) }
-        for byte in authority
-        where !(isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: "_"))
-        {
-            return .failure(.malformedURL("invalid character in host"))
-        }
-        return .success(lowercased(start..<index))
+        // User-info and ports are reported first: they are the more specific refusal.
+        if start == index { throw .malformedURL("missing host") }
+        if !valid { throw .malformedURL("invalid character in host") }
+        return lowercased(start..<index)
     }
 
-    private func parsePath(_ range: Range<Int>) throws(LinkRejection) -> [String] {
+    /// Splits the path on `/`, decodes each segment, and removes dot and empty segments
+    /// (RFC 3986 §5.2.4: empty segments take part in dot removal, then are dropped).
+    private mutating func parsePath(upTo end: Int, expecting count: Int) throws(LinkRejection) -> [String] {
         var segments: [String] = []
-        var start = range.lowerBound
+        segments.reserveCapacity(count)
+        var sawEmpty = false
         // A path starts with "/"; skip it so that "/a" is one segment, not "" and "a".
-        if start < range.upperBound, bytes[start] == UInt8(ascii: "/") { start += 1 }
-        guard start < range.upperBound else { return [] }
-        var raw: [Range<Int>] = []
-        var cursor = start
-        while cursor <= range.upperBound {
-            if cursor == range.upperBound || bytes[cursor] == UInt8(ascii: "/") {
-                raw.append(start..<cursor)
-                start = cursor + 1
+        if index < end, bytes[index] == UInt8(ascii: "/") { index += 1 }
+        guard index < end else { return [] }
+        var start = index
+        while true {
+            let atEnd = index == end
+            if atEnd || bytes[index] == UInt8(ascii: "/") {
+                let value = try percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<index]), in: "path")
+                switch value {
+                case ".":
+                    break
+                case "..":
+                    if !segments.isEmpty { segments.removeLast() }
+                default:
+                    if value.isEmpty { sawEmpty = true }
+                    segments.append(value)
+                }
+                if atEnd { break }
+                start = index + 1
             }
-            cursor += 1
+            index += 1
         }
-        var hasDotOrEmpty = false
-        segments.reserveCapacity(raw.count)
-        for segment in raw {
-            let value = try decode(segment, what: "path")
-            if value.isEmpty || value == "." || value == ".." { hasDotOrEmpty = true }
-            segments.append(value)
-        }
-        return hasDotOrEmpty ? removingDotSegments(segments) : segments
+        if sawEmpty { segments.removeAll(where: \.isEmpty) }
+        return segments
     }
 
-    private func parseQuery(_ range: Range<Int>) throws(LinkRejection) -> [(name: String, value: String)] {
-        var items: [(name: String, value: String)] = []
-        var start = range.lowerBound
-        var cursor = start
-        while cursor <= range.upperBound {
-            if cursor == range.upperBound || bytes[cursor] == UInt8(ascii: "&") {
-                if cursor > start {
-                    var equals = start
-                    while equals < cursor, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                    let name = try decode(start..<equals, what: "query")
-                    let value = equals < cursor ? try decode((equals + 1)..<cursor, what: "query") : ""
-                    if !name.isEmpty { items.append((name, value)) }
+    private mutating func parseQuery(upTo end: Int, expecting count: Int) throws(LinkRejection)
+        -> [LinkParameters.Item]
+    {
+        var items: [LinkParameters.Item] = []
+        items.reserveCapacity(count)
+        var start = index
+        var equals = -1
+        while true {
+            let atEnd = index == end
+            if atEnd || bytes[index] == UInt8(ascii: "&") {
+                if index > start {
+                    let nameEnd = equals >= 0 ? equals : index
+                    let name = try percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), in: "query")
+                    let value = equals >= 0
+                        ? try percentDecoded(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<index]), in: "query")
+                        : ""
+                    if !name.isEmpty { items.append(LinkParameters.Item(name: name, value: value)) }
                 }
-                start = cursor + 1
+                if atEnd { break }
+                start = index + 1
+                equals = -1
+            } else if equals < 0, bytes[index] == UInt8(ascii: "=") {
+                equals = index
             }
-            cursor += 1
+            index += 1
         }
         return items
     }
 
-    private func decode(_ range: Range<Int>, what: String) throws(LinkRejection) -> String {
-        try percentDecoded(UnsafeBufferPointer(rebasing: bytes[range]), in: what)
-    }
-
     private func lowercased(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range].lazy.map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        guard raw.contains(where: isUpper) else { return String(decoding: raw, as: UTF8.self) }
+        return String(decoding: raw.map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
 
@@ -256,24 +257,6 @@ func percentDecoded(_ raw: UnsafeBufferPointer<UInt8>, in part: String) throws(L
         throw .malformedURL("percent escapes in the \(part) are not UTF-8")
     }
     return string
-}
-
-/// Removes `.` and `..` segments (RFC 3986 §5.2.4), then empty segments.
-func removingDotSegments(_ segments: [String]) -> [String] {
-    var output: [String] = []
-    output.reserveCapacity(segments.count)
-    for segment in segments {
-        switch segment {
-        case ".":
-            continue
-        case "..":
-            // Empty segments count here ("/a//../b" is "/a/b"), as in the RFC's algorithm.
-            if !output.isEmpty { output.removeLast() }
-        default:
-            output.append(segment)
-        }
-    }
-    return output.filter { !$0.isEmpty }
 }
 
 @inline(__always) func isAlpha(_ byte: UInt8) -> Bool {
