@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "SceneFlow", targets: ["SceneFlow"]),
         .library(name: "SceneLinks", targets: ["SceneLinks"]),
+        .library(name: "SceneCore", targets: ["SceneCore"]),
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
@@ -20,6 +21,7 @@ let package = Package(
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
+        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),

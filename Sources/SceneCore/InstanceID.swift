@@ -1,0 +1,66 @@
+import SceneFlow
+
+/// A scene instance's stable identifier, `<scene>-<n>`, with `n` counting from 1 per
+/// scene and never reused during a registry's life (restores keep it).
+public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The scene the instance belongs to.
+    public let scene: String
+    /// Its number within the scene, from 1.
+    public let number: Int
+
+    /// The identifier of instance `number` of `scene`.
+    public init(scene: String, number: Int) {
+        self.scene = scene
+        self.number = number
+    }
+
+    /// Parses `"<scene>-<n>"`; the number follows the last `-`.
+    public init?(_ text: String) {
+        guard let dash = text.lastIndex(of: "-"), dash != text.startIndex,
+            let number = Int(text[text.index(after: dash)...]), number > 0
+        else { return nil }
+        self.init(scene: String(text[..<dash]), number: number)
+    }
+
+    public var description: String { "\(scene)-\(number)" }
+
+    public static func < (lhs: InstanceID, rhs: InstanceID) -> Bool {
+        (lhs.scene, lhs.number) < (rhs.scene, rhs.number)
+    }
+}
+
+extension InstanceID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = InstanceID(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not an instance id (<scene>-<n>)")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Where a scene instance is in its life.
+public enum ScenePhase: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Reserved; what backs it is still starting.
+    case opening
+    /// On screen and interactive.
+    case active
+    /// On screen, not interactive.
+    case inactive
+    /// Not on screen (a window a pushed window took the place of, for example).
+    case background
+    /// Its process died; it may be restarted with its path intact.
+    case disconnected
+    /// Dismissed.
+    case closed
+
+    /// Whether a scene may report this phase for itself.
+    public var isReportable: Bool { self == .active || self == .inactive || self == .background }
+}

@@ -1,0 +1,312 @@
+import SceneFlow
+
+/// What the registry does when an immersive space opens while another one is open.
+public enum ImmersivePolicy: String, Hashable, Sendable, Codable {
+    /// Refuse with `immersive_space_busy`, as visionOS does.
+    case reject
+    /// Dismiss the open one first.
+    case replace
+}
+
+/// The facts about a declaration that the bookkeeping needs.
+struct SceneFacts: Sendable {
+    let kind: SceneKind
+    let policy: InstancePolicy
+}
+
+/// One instance as the bookkeeping sees it.
+struct InstanceRecord: Sendable {
+    let id: InstanceID
+    let kind: SceneKind
+    let value: JSONValue?
+    var phase: ScenePhase
+    var pushedFrom: InstanceID?
+    var pushedChild: InstanceID?
+}
+
+/// What the bookkeeping recorded; the registry turns these into its events.
+enum BookEvent: Hashable, Sendable {
+    case opened(InstanceID)
+    case focused(InstanceID)
+    case dismissed(InstanceID, DismissReason)
+    case phaseChanged(InstanceID, ScenePhase)
+    case pushed(InstanceID, from: InstanceID)
+}
+
+/// How an open request resolves.
+enum OpenResolution: Hashable, Sendable {
+    /// An instance the policy says to reuse (it may still be opening).
+    case existing(InstanceID)
+    /// A new instance, after dismissing `replacing` (an immersive space), if any.
+    case new(InstanceID, replacing: InstanceID?)
+}
+
+/// The registry's bookkeeping as a value: which instances exist, their phases, values and
+/// pushed windows, the focus order and the immersive slot. Every rule about opening,
+/// pushing, focusing and dismissing lives here, in mutating methods that answer what
+/// happened and record events.
+struct RegistryBook: Sendable {
+    let scenes: [String: SceneFacts]
+    let immersivePolicy: ImmersivePolicy
+    private(set) var records: [InstanceID: InstanceRecord] = [:]
+    private(set) var byScene: [String: Set<InstanceID>] = [:]
+    private(set) var byValue: [ValueKey: InstanceID] = [:]
+    /// The last number used per scene; numbers are never reused.
+    private(set) var counters: [String: Int] = [:]
+    /// Windows and volumes, least recently focused first.
+    private(set) var focus = FocusList()
+    private(set) var immersive: InstanceID?
+    private(set) var events: [BookEvent] = []
+
+    struct ValueKey: Hashable, Sendable {
+        let scene: String
+        let value: JSONValue
+    }
+
+    init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy) {
+        self.scenes = scenes
+        self.immersivePolicy = immersivePolicy
+    }
+
+    /// The focused window or volume.
+    var focused: InstanceID? { focus.last }
+
+    /// Returns the recorded events and forgets them.
+    mutating func takeEvents() -> [BookEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// Active when any instance is active; else inactive when any is; else background.
+    var aggregatePhase: ScenePhase {
+        var sawInactive = false
+        for record in records.values {
+            if record.phase == .active { return .active }
+            if record.phase == .inactive { sawInactive = true }
+        }
+        return sawInactive ? .inactive : .background
+    }
+
+    /// The open instances of `scene`, by number.
+    func instances(of scene: String) -> [InstanceID] {
+        (byScene[scene] ?? []).sorted { $0.number < $1.number }
+    }
+
+    /// The most recently focused instance of `scene`, or its newest one.
+    func mostRecent(of scene: String) -> InstanceID? {
+        guard let ids = byScene[scene], !ids.isEmpty else { return nil }
+        if ids.count == 1 { return ids.first }
+        return focus.lastMatching { $0.scene == scene } ?? ids.max { $0.number < $1.number }
+    }
+
+    // MARK: Opening
+
+    /// Decides what opening `scene` with `value` does, by its instance policy and the
+    /// immersive rules; changes nothing.
+    func resolveOpen(_ scene: String, value: JSONValue?) -> Result<OpenResolution, RegistryRejection> {
+        guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
+        switch facts.policy {
+        case .single:
+            if let existing = byScene[scene]?.first { return .success(.existing(existing)) }
+        case .perValue:
+            guard let value else { return .failure(.valueRequired(scene: scene)) }
+            if let existing = byValue[ValueKey(scene: scene, value: value)] { return .success(.existing(existing)) }
+        case .multiple(let max):
+            if let max, (byScene[scene]?.count ?? 0) >= max {
+                return .failure(.instanceLimitReached(scene: scene, max: max))
+            }
+        }
+        var replacing: InstanceID?
+        if facts.kind.isImmersive, let open = immersive {
+            guard immersivePolicy == .replace else { return .failure(.immersiveSpaceBusy(open: open)) }
+            replacing = open
+        }
+        return .success(.new(InstanceID(scene: scene, number: (counters[scene] ?? 0) + 1), replacing: replacing))
+    }
+
+    /// Records a new instance in the `opening` phase. `id` comes from ``resolveOpen``.
+    mutating func reserve(_ id: InstanceID, value: JSONValue?, pushedFrom: InstanceID? = nil) {
+        let facts = scenes[id.scene]!
+        // A single scene's value is ignored: the instance keeps none.
+        let kept: JSONValue? = facts.policy == .single ? nil : value
+        insert(InstanceRecord(id: id, kind: facts.kind, value: kept, phase: .opening, pushedFrom: pushedFrom))
+        if let pushedFrom {
+            records[pushedFrom]?.pushedChild = id
+            setPhase(pushedFrom, .background)
+        }
+    }
+
+    /// Inserts a record as it is (open or restore), keeping every index.
+    mutating func insert(_ record: InstanceRecord) {
+        let id = record.id
+        records[id] = record
+        counters[id.scene] = max(counters[id.scene] ?? 0, id.number)
+        byScene[id.scene, default: []].insert(id)
+        if scenes[id.scene]?.policy == .perValue, let value = record.value {
+            byValue[ValueKey(scene: id.scene, value: value)] = id
+        }
+        if record.kind.isImmersive { immersive = id }
+    }
+
+    /// Raises a scene's counter so restored numbers are never reused.
+    mutating func raiseCounter(_ scene: String, to number: Int) {
+        counters[scene] = max(counters[scene] ?? 0, number)
+    }
+
+    /// Puts restored instances in focus order, least recent first.
+    mutating func restoreFocus(_ order: [InstanceID]) {
+        for id in order where records[id]?.kind.isFocusable == true { focus.moveToLast(id) }
+    }
+
+    /// An opening instance became ready: it is active, focused, and opened.
+    mutating func activate(_ id: InstanceID) {
+        guard let record = records[id], record.phase == .opening else { return }
+        records[id]?.phase = .active
+        events.append(.opened(id))
+        if let parent = record.pushedFrom { events.append(.pushed(id, from: parent)) }
+        focusVisible(id)
+    }
+
+    // MARK: Focus
+
+    /// Focuses `id`, or the window pushed over it: the one actually shown.
+    mutating func focusVisible(_ id: InstanceID) {
+        var shown = id
+        while let child = records[shown]?.pushedChild { shown = child }
+        guard let record = records[shown], record.kind.isFocusable, record.phase != .opening else { return }
+        if focus.last != shown {
+            focus.moveToLast(shown)
+            events.append(.focused(shown))
+        }
+    }
+
+    /// Focuses `id` as an explicit request.
+    mutating func focusRequest(_ id: InstanceID) -> Result<Void, RegistryRejection> {
+        guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
+        guard record.kind.isFocusable else { return .failure(.notFocusable(id)) }
+        if let child = record.pushedChild { return .failure(.coveredByPushedWindow(child)) }
+        focusVisible(id)
+        return .success(())
+    }
+
+    // MARK: Phases
+
+    /// Records a phase the instance reported for itself.
+    mutating func report(_ id: InstanceID, _ phase: ScenePhase) -> Result<Void, RegistryRejection> {
+        guard phase.isReportable else { return .failure(.invalidPhase(phase)) }
+        guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
+        setPhase(id, phase)
+        return .success(())
+    }
+
+    /// Sets a phase and records the change.
+    mutating func setPhase(_ id: InstanceID, _ phase: ScenePhase) {
+        guard let old = records[id]?.phase, old != phase else { return }
+        records[id]?.phase = phase
+        events.append(.phaseChanged(id, phase))
+    }
+
+    // MARK: Pushing
+
+    /// Checks a push of `scene` from `from` and resolves its target; changes nothing.
+    func resolvePush(_ scene: String, value: JSONValue?, from: InstanceID) -> Result<InstanceID, RegistryRejection> {
+        guard let parent = records[from], parent.kind.isWindow, parent.phase != .opening else {
+            return .failure(.notAWindow(from.description))
+        }
+        if parent.pushedFrom != nil { return .failure(.pushFromPushedWindow(from)) }
+        if let child = parent.pushedChild { return .failure(.coveredByPushedWindow(child)) }
+        guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
+        guard facts.kind.isWindow else { return .failure(.notAWindow(scene)) }
+        switch resolveOpen(scene, value: value) {
+        case .failure(let rejection): return .failure(rejection)
+        case .success(.existing(let id)): return .failure(.alreadyOpen(id))
+        case .success(.new(let id, _)): return .success(id)
+        }
+    }
+
+    // MARK: Dismissing
+
+    /// Removes `id` and the windows pushed from it (those first), in that order.
+    ///
+    /// - A dismissed pushed window brings back the one it was pushed from, active and
+    ///   focused; a dismissed focused window passes focus to the previous one.
+    mutating func dismiss(_ id: InstanceID, reason: DismissReason) -> [InstanceID] {
+        guard let record = records[id] else { return [] }
+        var dismissed: [InstanceID] = []
+        if let child = record.pushedChild {
+            dismissed += dismiss(child, reason: .parentDismissed)
+        }
+        let wasFocused = focus.last == id
+        records[id] = nil
+        byScene[id.scene]?.remove(id)
+        if byScene[id.scene]?.isEmpty == true { byScene[id.scene] = nil }
+        if let value = record.value { byValue[ValueKey(scene: id.scene, value: value)] = nil }
+        if immersive == id { immersive = nil }
+        focus.remove(id)
+        events.append(.dismissed(id, reason))
+        dismissed.append(id)
+        if let parent = record.pushedFrom, records[parent] != nil {
+            records[parent]?.pushedChild = nil
+            setPhase(parent, .active)
+            focusVisible(parent)
+        } else if wasFocused, let previous = focus.last {
+            events.append(.focused(previous))
+        }
+        return dismissed
+    }
+}
+
+/// Windows and volumes in focus order, least recent first, as a doubly linked list keyed
+/// by id: moving to the end and removing are O(1) however many instances are open.
+struct FocusList: Sendable {
+    private var previous: [InstanceID: InstanceID] = [:]
+    private var next: [InstanceID: InstanceID] = [:]
+    private var members: Set<InstanceID> = []
+    private(set) var first: InstanceID?
+    private(set) var last: InstanceID?
+
+    var count: Int { members.count }
+
+    mutating func moveToLast(_ id: InstanceID) {
+        if last == id { return }
+        remove(id)
+        members.insert(id)
+        if let last {
+            next[last] = id
+            previous[id] = last
+        } else {
+            first = id
+        }
+        last = id
+    }
+
+    mutating func remove(_ id: InstanceID) {
+        guard members.remove(id) != nil else { return }
+        let before = previous.removeValue(forKey: id)
+        let after = next.removeValue(forKey: id)
+        if let before { next[before] = after } else { first = after }
+        if let after { previous[after] = before } else { last = before }
+    }
+
+    /// The most recent member that satisfies `predicate`.
+    func lastMatching(_ predicate: (InstanceID) -> Bool) -> InstanceID? {
+        var cursor = last
+        while let id = cursor {
+            if predicate(id) { return id }
+            cursor = previous[id]
+        }
+        return nil
+    }
+
+    /// Every member, least recent first.
+    var ordered: [InstanceID] {
+        var result: [InstanceID] = []
+        result.reserveCapacity(members.count)
+        var cursor = first
+        while let id = cursor {
+            result.append(id)
+            cursor = next[id]
+        }
+        return result
+    }
+}

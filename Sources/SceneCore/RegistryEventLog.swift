@@ -1,0 +1,35 @@
+import SceneFlow
+import Synchronization
+
+/// Numbers registry events and fans them out.
+///
+/// Every event is stamped with the next sequence number as it is emitted, so numbers
+/// follow emission order with no gaps; a subscriber whose buffer dropped events sees the
+/// gap.
+final class RegistryEventLog<R: Route>: Sendable {
+    private let lastSeq = Mutex<UInt64>(0)
+    private let broadcaster = EventBroadcaster<SequencedEvent<R>>()
+
+    /// The number of the last event emitted (0 before the first).
+    var seq: UInt64 { lastSeq.withLock { $0 } }
+
+    func emit(_ event: RegistryEvent<R>) {
+        // Numbering and publishing under one lock keeps subscribers' order equal to seq order.
+        lastSeq.withLock { seq in
+            seq += 1
+            broadcaster.publish(SequencedEvent(seq: seq, event: event))
+        }
+    }
+
+    func subscribe(buffering: EventBuffering) -> EventStream<SequencedEvent<R>> {
+        broadcaster.subscribe(buffering: buffering)
+    }
+
+    /// Subscribes and returns the current number in one step: the stream starts with the
+    /// event after it.
+    func subscribeWithSeq(buffering: EventBuffering) -> (seq: UInt64, stream: EventStream<SequencedEvent<R>>) {
+        lastSeq.withLock { seq in (seq, broadcaster.subscribe(buffering: buffering)) }
+    }
+
+    func finish() { broadcaster.finish() }
+}

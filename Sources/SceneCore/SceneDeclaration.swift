@@ -1,0 +1,203 @@
+public import SceneFlow
+public import SceneLinks
+
+/// What a scene is: a window, a volume with a size, or an immersive space with a style.
+public enum SceneKind: Hashable, Sendable {
+    /// A flat window.
+    case window
+    /// A bounded 3D volume, with its size in metres (width, height, depth).
+    case volume(size: VolumeSize)
+    /// An immersive space; at most one is open in the whole app.
+    case immersive(style: ImmersionStyle)
+
+    /// `window`, `volume` or `immersive`.
+    public var name: String {
+        switch self {
+        case .window: return "window"
+        case .volume: return "volume"
+        case .immersive: return "immersive"
+        }
+    }
+
+    /// Whether instances take part in focus (windows and volumes do).
+    public var isFocusable: Bool {
+        if case .immersive = self { return false }
+        return true
+    }
+
+    /// Whether this is a window.
+    public var isWindow: Bool { self == .window }
+
+    /// Whether this is an immersive space.
+    public var isImmersive: Bool {
+        if case .immersive = self { return true }
+        return false
+    }
+}
+
+/// A volume's size in metres.
+public struct VolumeSize: Hashable, Sendable, Codable {
+    public var width: Double
+    public var height: Double
+    public var depth: Double
+
+    public init(width: Double, height: Double, depth: Double) {
+        self.width = width
+        self.height = height
+        self.depth = depth
+    }
+}
+
+/// How much an immersive space replaces the surroundings.
+public enum ImmersionStyle: String, Hashable, Sendable, Codable, CaseIterable {
+    case mixed, progressive, full
+}
+
+/// How many instances a scene may have.
+public enum InstancePolicy: Hashable, Sendable {
+    /// One instance; opening it again focuses it and ignores the new value.
+    case single
+    /// One instance per distinct value; opening an open value focuses it.
+    case perValue
+    /// A new instance each time, up to `max` when given.
+    case multiple(max: Int?)
+
+    /// `single`, `perValue` or `multiple`.
+    public var name: String {
+        switch self {
+        case .single: return "single"
+        case .perValue: return "perValue"
+        case .multiple: return "multiple"
+        }
+    }
+}
+
+/// Decides whether a route matches a rule.
+///
+/// For manifest routes (`JSONValue`) a `when` object matches a route when every key it
+/// names is present in the route with an equal value, recursively; `{}` matches all.
+public struct RoutePredicate<R: Route>: Sendable {
+    private let test: @Sendable (R) -> Bool
+    /// The `when` object a manifest wrote, if the predicate came from one.
+    public let when: JSONValue?
+
+    /// A predicate from a closure.
+    public init(_ test: @escaping @Sendable (R) -> Bool) {
+        self.test = test
+        self.when = nil
+    }
+
+    /// Whether `route` matches.
+    public func matches(_ route: R) -> Bool { test(route) }
+
+    /// The predicate that matches every route.
+    public static var always: RoutePredicate { RoutePredicate { _ in true } }
+}
+
+extension RoutePredicate where R == JSONValue {
+    /// Matches routes that contain `when` (see ``JSONValue/contains(_:)``).
+    public init(when: JSONValue) {
+        self.test = { $0.contains(when) }
+        self.when = when
+    }
+}
+
+/// What a scope rule decides for a route that matches it.
+public enum ScopeAction: Hashable, Sendable {
+    /// Present the route in this instance as a push, sheet or cover.
+    case present(RouteStepKind)
+    /// Refuse the route with this reason (reported as `route_rejected`).
+    case reject(String)
+    /// Pass the route to the registry.
+    case pass
+}
+
+/// One rule of a scene's scope: the first rule whose predicate matches decides.
+public struct ScopeRule<R: Route>: Sendable {
+    public let when: RoutePredicate<R>
+    public let action: ScopeAction
+
+    public init(when: RoutePredicate<R>, _ action: ScopeAction) {
+        self.when = when
+        self.action = action
+    }
+}
+
+/// A scene's claim on routes that bubble up to the registry.
+public struct SceneClaim<R: Route>: Sendable {
+    public let when: RoutePredicate<R>
+    /// How the claimed route is presented in the claiming instance.
+    public let present: RouteStepKind
+
+    public init(when: RoutePredicate<R>, present: RouteStepKind) {
+        self.when = when
+        self.present = present
+    }
+}
+
+/// Where a deep link lands: a scene, the value of its instance, and the path to show.
+public struct SceneLinkTarget<R: Route>: Sendable {
+    /// The declaration the link opens.
+    public let scene: String
+    /// The value of the target instance (per-value scenes), if any.
+    public let value: JSONValue?
+    /// The path to reset the target to; `nil` leaves its path alone.
+    public let plan: FlowPlan<R>?
+
+    public init(scene: String, value: JSONValue?, plan: FlowPlan<R>?) {
+        self.scene = scene
+        self.value = value
+        self.plan = plan
+    }
+}
+
+/// A deep-link mapping of one scene: a pattern and how to turn parameters into a value
+/// and a plan.
+public struct SceneLinkMapping<R: Route>: Sendable {
+    public let pattern: String
+    public let requiresAuth: Bool
+    let produce: @Sendable (LinkParameters) throws -> (value: JSONValue?, plan: FlowPlan<R>?)
+
+    /// A mapping whose closure sees every parameter, query items included.
+    public init(
+        _ pattern: String, requiresAuth: Bool = false,
+        produce: @escaping @Sendable (LinkParameters) throws -> (value: JSONValue?, plan: FlowPlan<R>?)
+    ) {
+        self.pattern = pattern
+        self.requiresAuth = requiresAuth
+        self.produce = produce
+    }
+}
+
+/// One scene of an app: what it is, how many instances it may have, and its rules.
+public struct SceneDeclaration<R: Route>: Sendable {
+    /// The scene's identifier, unique within the app.
+    public let id: String
+    /// Window, volume or immersive space.
+    public let kind: SceneKind
+    /// How many instances it may have.
+    public let instances: InstancePolicy
+    /// Deep links that land in this scene.
+    public let links: [SceneLinkMapping<R>]
+    /// How an instance handles routes it is asked to show, in order.
+    public let scope: [ScopeRule<R>]
+    /// Which routes that bubble up to the registry this scene takes.
+    public let claims: [SceneClaim<R>]
+    /// Whether a registry restore brings its instances back.
+    public let restore: Bool
+
+    /// A declaration. `instances` defaults to `single` for immersive spaces and to
+    /// `multiple` otherwise.
+    public init(
+        id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
+        scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true
+    ) {
+        self.id = id
+        self.kind = kind
+        self.instances = instances ?? (kind.isImmersive ? .single : .multiple(max: nil))
+        self.links = links
+        self.scope = scope
+        self.claims = claims
+        self.restore = restore
+    }
+}

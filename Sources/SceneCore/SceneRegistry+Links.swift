@@ -1,0 +1,119 @@
+public import SceneFlow
+import SceneLinks
+
+/// What a deep link did.
+public enum LinkOutcome<R: Route>: Hashable, Sendable {
+    /// The link landed in `instance` (opened for it when `opened`), with its path.
+    case handled(InstanceInfo<R>, opened: Bool)
+    /// The link waits for authentication; `superseded` is the pending URL it replaced.
+    case pending(url: String, superseded: String?)
+    /// The link was refused.
+    case rejected(RegistryRejection)
+    /// No pattern matches the URL's normalised path.
+    case unhandled(path: String)
+
+    /// `handled`, `pending`, `rejected` or `unhandled`.
+    public var name: String {
+        switch self {
+        case .handled: return "handled"
+        case .pending: return "pending"
+        case .rejected: return "rejected"
+        case .unhandled: return "unhandled"
+        }
+    }
+}
+
+extension SceneRegistry {
+    /// Opens a deep link across scenes, as visionOS's `handlesExternalEvents` does.
+    ///
+    /// Origin policy and limits → one matcher over every declaration's mappings → the
+    /// target: an open instance of that declaration (single: it; per-value: the one with
+    /// the link's value; multiple: the most recently focused) or else a new instance, by
+    /// every open rule → the plan applied atomically → that instance focused.
+    public func openLink(_ url: String) async -> LinkOutcome<R> {
+        let decision = links.open(url)
+        return await apply(decision, url: url)
+    }
+
+    /// Turns authentication on or off. Turning it on replays the pending link, re-checked,
+    /// and answers what the replay did; `nil` when nothing was replayed.
+    public func setAuthenticated(_ authenticated: Bool) async -> LinkOutcome<R>? {
+        guard let token = links.setAuthenticated(authenticated) else { return nil }
+        switch links.resume(token) {
+        case .replayed(let decision):
+            return await apply(decision, url: token.pending.url)
+        case .stale(let superseded):
+            if let superseded { log.emit(.linkSuperseded(url: superseded.url)) }
+            return nil
+        case .nothingPending:
+            return nil
+        }
+    }
+
+    /// Whether links that require authentication are handled now.
+    public var isAuthenticated: Bool { links.isAuthenticated }
+
+    /// The URL waiting for authentication, if any.
+    public var pendingLink: String? { links.pending?.url }
+
+    private func apply(_ decision: LinkDecision<SceneLinkTarget<R>>, url: String) async -> LinkOutcome<R> {
+        switch decision {
+        case .pending(let link, let superseded):
+            if let superseded { log.emit(.linkSuperseded(url: superseded.url)) }
+            log.emit(.linkPending(url: link.url))
+            return .pending(url: link.url, superseded: superseded?.url)
+        case .rejected(let reason):
+            return rejected(url, .link(reason))
+        case .unhandled(let parsed):
+            return rejected(url, .linkUnhandled(path: parsed.path))
+        case .handled(let match):
+            do {
+                let (info, opened) = try await land(match.output)
+                log.emit(.linkHandled(url: url, instance: info.id, opened: opened))
+                return .handled(info, opened: opened)
+            } catch {
+                return rejected(url, error)
+            }
+        }
+    }
+
+    /// Resets `id`'s path to `plan` in one step; `nil` when it is no longer open.
+    private func reset(_ id: InstanceID, to plan: FlowPlan<R>) -> FlowOutcome<R>? {
+        instances[id]?.assumeIsolated { instance in
+            let outcome = instance.flow.send(.reset(plan.steps))
+            if case .changed(_, let new) = outcome { self.log.emit(.flowChanged(id, path: new)) }
+            return outcome
+        }
+    }
+
+    private func rejected(_ url: String, _ reason: RegistryRejection) -> LinkOutcome<R> {
+        log.emit(.linkRejected(url: url, reason: reason))
+        return .rejected(reason)
+    }
+
+    /// Finds or opens the target instance, applies the plan, and focuses it.
+    private func land(_ target: SceneLinkTarget<R>) async throws(RegistryRejection) -> (InstanceInfo<R>, Bool) {
+        guard let declaration = declarationsByID[target.scene] else { throw .unknownScene(target.scene) }
+        var id: InstanceID
+        var opened = false
+        if case .multiple = declaration.instances, let recent = book.mostRecent(of: target.scene) {
+            id = recent
+            if book.records[id]?.phase == .opening { try await waitUntilOpen(id) }
+        } else {
+            let outcome = try await openResolved(target.scene, value: target.value)
+            id = outcome.instance.id
+            if case .opened = outcome { opened = true }
+        }
+        if let plan = target.plan {
+            guard let outcome = reset(id, to: plan) else { throw .cancelled(id) }
+            if case .rejected(let reason) = outcome {
+                // All or nothing: an instance opened for this link goes again.
+                if opened { remove(id, reason: .cancelled) }
+                throw .flow(reason)
+            }
+        }
+        book.focusVisible(id)
+        flush()
+        return (try info(id), opened)
+    }
+}

@@ -1,0 +1,369 @@
+public import SceneFlow
+public import SceneLinks
+
+/// Starts and stops whatever backs a scene instance (a process, in a coordinator).
+///
+/// Without a launcher, instances open at once. With one, an instance stays `opening`
+/// until ``launch(_:)`` returns; other requests go on meanwhile.
+public protocol SceneLauncher: Sendable {
+    /// Starts what backs `instance` and returns once it is ready.
+    ///
+    /// - Throws: ``RegistryRejection`` (such as `launch_failed`) when it cannot start; the
+    ///   instance is then dismissed and the open fails with that reason.
+    func launch(_ instance: InstanceID) async throws(RegistryRejection)
+
+    /// Stops what backs `instance`; called when it is dismissed, also while opening.
+    func stop(_ instance: InstanceID) async
+}
+
+/// What opening a scene did.
+public enum OpenOutcome<R: Route>: Hashable, Sendable {
+    /// A new instance.
+    case opened(InstanceInfo<R>)
+    /// An instance that was already open (or opening), now focused.
+    case focused(InstanceInfo<R>)
+
+    /// The instance either way.
+    public var instance: InstanceInfo<R> {
+        switch self {
+        case .opened(let info), .focused(let info): return info
+        }
+    }
+
+    /// `opened` or `focused`.
+    public var name: String {
+        switch self {
+        case .opened: return "opened"
+        case .focused: return "focused"
+        }
+    }
+}
+
+/// The registry: every open, dismiss, focus change, route request and deep link of an app
+/// goes through it, one request at a time, with the platform's rules.
+///
+/// - Requests are applied in arrival order. A request changes the registry in one step;
+///   the only wait inside a request is for an instance that is still `opening`, and other
+///   requests go on during it (a second open of the same single scene, or of the same
+///   value, joins the first; a dismiss cancels it).
+/// - Every request answers what happened, or throws a ``RegistryRejection`` saying why
+///   not; every rejection is also a `request.rejected` event.
+/// - Events form one stream with registry-wide sequence numbers (``events(buffering:)``).
+public actor SceneRegistry<R: Route> {
+    /// The app's name.
+    public nonisolated let app: String
+    /// The declarations, in declaration order.
+    public nonisolated let declarations: [SceneDeclaration<R>]
+    let declarationsByID: [String: SceneDeclaration<R>]
+    var book: RegistryBook
+    var instances: [InstanceID: SceneInstance<R>] = [:]
+    var links: LinkRouter<SceneLinkTarget<R>>
+    let log = RegistryEventLog<R>()
+    let launcher: (any SceneLauncher)?
+    /// Requests waiting for an opening instance to become ready.
+    var openingWaiters: [InstanceID: [CheckedContinuation<Result<Void, RegistryRejection>, Never>]] = [:]
+
+    nonisolated let executor: RegistryExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// A registry of `declarations`.
+    ///
+    /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids or any link
+    ///   pattern diagnostic (the link build is strict).
+    public init(
+        app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
+        linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
+        launcher: (any SceneLauncher)? = nil
+    ) throws(RegistryConfigurationError) {
+        var byID: [String: SceneDeclaration<R>] = [:]
+        var problems: [String] = []
+        for declaration in declarations {
+            if byID[declaration.id] != nil { problems.append("duplicate scene id \"\(declaration.id)\"") }
+            byID[declaration.id] = declaration
+        }
+        var mappings: [LinkMapping<SceneLinkTarget<R>>] = []
+        for declaration in declarations {
+            for mapping in declaration.links {
+                let scene = declaration.id
+                let produce = mapping.produce
+                mappings.append(LinkMapping(mapping.pattern, requiresAuth: mapping.requiresAuth) { parameters in
+                    let (value, plan) = try produce(parameters)
+                    return SceneLinkTarget(scene: scene, value: value, plan: plan)
+                })
+            }
+        }
+        do {
+            links = try LinkRouter(mappings: mappings, policy: linkPolicy, limits: linkLimits)
+        } catch {
+            problems += error.diagnostics.map(\.description)
+            links = try! LinkRouter(mappings: [], policy: linkPolicy, limits: linkLimits)
+        }
+        if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
+        self.app = app
+        self.declarations = declarations
+        self.declarationsByID = byID
+        self.launcher = launcher
+        self.executor = RegistryExecutor(label: "scene-registry.\(app)")
+        self.book = RegistryBook(
+            scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive)
+    }
+
+    deinit { log.finish() }
+
+    // MARK: Reading
+
+    /// Every event from now on, with its sequence number.
+    public nonisolated func events(buffering: EventBuffering = .default) -> EventStream<SequencedEvent<R>> {
+        log.subscribe(buffering: buffering)
+    }
+
+    /// The current sequence number and a stream of every event after it, in one step.
+    public nonisolated func subscribe(buffering: EventBuffering = .default)
+        -> (seq: UInt64, events: EventStream<SequencedEvent<R>>)
+    {
+        let (seq, stream) = log.subscribeWithSeq(buffering: buffering)
+        return (seq, stream)
+    }
+
+    /// The number of the last event emitted.
+    public nonisolated var sequence: UInt64 { log.seq }
+
+    /// The instance actor behind `id`, while it is open.
+    public func instance(_ id: InstanceID) -> SceneInstance<R>? { instances[id] }
+
+    /// What `id` is now.
+    public func info(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
+        guard let info = infoIfOpen(id) else { throw .notOpen(id.description) }
+        return info
+    }
+
+    /// The focused window or volume.
+    public var focused: InstanceID? { book.focused }
+
+    /// The open immersive space.
+    public var immersive: InstanceID? { book.immersive }
+
+    /// The app's phase: active when any instance is active.
+    public var phase: ScenePhase { book.aggregatePhase }
+
+    func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
+        guard let record = book.records[id], let instance = instances[id] else { return nil }
+        return InstanceInfo(
+            id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
+            focused: book.focused == id, path: instance.assumeIsolated { $0.flow.path },
+            pushedFrom: record.pushedFrom)
+    }
+
+    // MARK: Requests
+
+    /// Opens `scene` with `value`, by its instance policy.
+    ///
+    /// - `single`: the one instance (its own value kept); `perValue`: one per value;
+    ///   `multiple`: a new one each time, up to its maximum.
+    /// - Immersive spaces: at most one open; another one is refused
+    ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
+    public func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
+        try await rejecting("scene.open") { () async throws(RegistryRejection) in
+            try await self.openResolved(scene, value: value)
+        }
+    }
+
+    /// Opens `scene` in place of window `from`, as visionOS's `pushWindow` does.
+    ///
+    /// - `from` goes to the background until the pushed window is dismissed.
+    /// - Refused `not_a_window`, `push_from_pushed_window`, `covered_by_pushed_window`,
+    ///   or `already_open` when the target resolves to an open instance.
+    public func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
+        -> InstanceInfo<R>
+    {
+        try await rejecting("scene.push") { () async throws(RegistryRejection) in
+            let id = try self.book.resolvePush(scene, value: value, from: from).get()
+            self.reserve(id, value: value, pushedFrom: from)
+            try await self.launch(id)
+            return try self.info(id)
+        }
+    }
+
+    /// Dismisses one instance and the windows pushed from it.
+    @discardableResult
+    public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("scene.dismiss") { () throws(RegistryRejection) in
+            guard self.book.records[id] != nil else { throw .notOpen(id.description) }
+            return self.remove(id, reason: .requested)
+        }
+    }
+
+    /// Dismisses every instance of `scene`, or only the one(s) with `value`.
+    @discardableResult
+    public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("scene.dismiss") { () throws(RegistryRejection) in
+            guard self.declarationsByID[scene] != nil else { throw .unknownScene(scene) }
+            var targets = self.book.instances(of: scene)
+            if let value { targets = targets.filter { self.book.records[$0]?.value == value } }
+            guard !targets.isEmpty else {
+                throw .notOpen(value.map { "\(scene) with value \($0)" } ?? scene)
+            }
+            var dismissed: [InstanceID] = []
+            for id in targets where self.book.records[id] != nil {
+                dismissed += self.remove(id, reason: .requested)
+            }
+            return dismissed
+        }
+    }
+
+    /// Dismisses the open immersive space, whichever it is.
+    @discardableResult
+    public func dismissImmersive() throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("immersive.dismiss") { () throws(RegistryRejection) in
+            guard let id = self.book.immersive else { throw .nothingToDismiss }
+            return self.remove(id, reason: .requested)
+        }
+    }
+
+    /// Focuses a window or volume.
+    @discardableResult
+    public func focus(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
+        try rejectingSync("scene.focus") { () throws(RegistryRejection) in
+            try self.book.focusRequest(id).get()
+            self.flush()
+            return try self.info(id)
+        }
+    }
+
+    /// Records a phase an instance reports for itself: `active`, `inactive` or
+    /// `background`.
+    public func setPhase(_ id: InstanceID, _ phase: ScenePhase) throws(RegistryRejection) {
+        try rejectingSync("scene.phase") { () throws(RegistryRejection) in
+            try self.book.report(id, phase).get()
+            self.flush()
+        }
+    }
+
+    // MARK: Machinery
+
+    /// Opens by policy; joins an instance that is still opening.
+    func openResolved(_ scene: String, value: JSONValue?) async throws(RegistryRejection) -> OpenOutcome<R> {
+        switch try book.resolveOpen(scene, value: value).get() {
+        case .existing(let id):
+            if book.records[id]?.phase == .opening {
+                try await waitUntilOpen(id)
+            } else {
+                book.focusVisible(id)
+                flush()
+            }
+            return .focused(try info(id))
+        case .new(let id, let replacing):
+            if let replacing { remove(replacing, reason: .replaced) }
+            reserve(id, value: value, pushedFrom: nil)
+            try await launch(id)
+            return .opened(try info(id))
+        }
+    }
+
+    /// Creates the instance actor and records it as opening.
+    func reserve(_ id: InstanceID, value: JSONValue?, pushedFrom: InstanceID?) {
+        let declaration = declarationsByID[id.scene]!
+        book.reserve(id, value: value, pushedFrom: pushedFrom)
+        instances[id] = SceneInstance(
+            id: id, declaration: declaration, value: book.records[id]?.value, executor: executor, log: log)
+        flush()
+    }
+
+    /// Waits for what backs `id` to start, then makes it active.
+    func launch(_ id: InstanceID) async throws(RegistryRejection) {
+        if let launcher {
+            do {
+                try await launcher.launch(id)
+            } catch {
+                // Dismissed meanwhile: the dismiss already answered the waiters.
+                guard book.records[id]?.phase == .opening else { throw .cancelled(id) }
+                remove(id, reason: .cancelled, answering: error)
+                throw error
+            }
+        }
+        guard book.records[id]?.phase == .opening else { throw .cancelled(id) }
+        book.activate(id)
+        flush()
+        for waiter in openingWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: .success(())) }
+    }
+
+    /// Waits until an opening instance is ready, or fails when it is dismissed first.
+    func waitUntilOpen(_ id: InstanceID) async throws(RegistryRejection) {
+        let result = await withCheckedContinuation { continuation in
+            openingWaiters[id, default: []].append(continuation)
+        }
+        try result.get()
+    }
+
+    /// Dismisses `id` (and its pushed windows), closes their actors, answers anyone
+    /// waiting for them to open, and stops what backs them.
+    @discardableResult
+    func remove(_ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil) -> [InstanceID] {
+        let dismissed = book.dismiss(id, reason: reason)
+        for gone in dismissed {
+            instances.removeValue(forKey: gone)?.assumeIsolated { $0.close() }
+            for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
+                waiter.resume(returning: .failure(failure ?? .cancelled(gone)))
+            }
+            if let launcher { Task { await launcher.stop(gone) } }
+        }
+        flush()
+        return dismissed
+    }
+
+    /// Publishes what the bookkeeping recorded, in order.
+    func flush() {
+        for event in book.takeEvents() {
+            switch event {
+            case .opened(let id):
+                instances[id]?.assumeIsolated { $0.phase = .active }
+                if let info = infoIfOpen(id) { log.emit(.opened(info)) }
+            case .focused(let id):
+                log.emit(.focused(id))
+            case .dismissed(let id, let reason):
+                log.emit(.dismissed(id, reason: reason))
+            case .phaseChanged(let id, let phase):
+                instances[id]?.assumeIsolated { $0.phase = phase }
+                log.emit(.phaseChanged(id, phase: phase))
+            case .pushed(let id, let from):
+                log.emit(.pushed(id, from: from))
+            }
+        }
+    }
+
+    /// Runs a request; a rejection is also published as `request.rejected`.
+    func rejecting<T>(_ request: String, _ body: () async throws(RegistryRejection) -> T) async throws(RegistryRejection) -> T {
+        do {
+            return try await body()
+        } catch {
+            flush()
+            log.emit(.requestRejected(request: request, reason: error))
+            throw error
+        }
+    }
+
+    func rejectingSync<T>(_ request: String, _ body: () throws(RegistryRejection) -> T) throws(RegistryRejection) -> T {
+        do {
+            return try body()
+        } catch {
+            flush()
+            log.emit(.requestRejected(request: request, reason: error))
+            throw error
+        }
+    }
+}
+
+/// Why a registry could not be built: every problem found.
+public struct RegistryConfigurationError: CodedReason {
+    public let problems: [String]
+
+    public init(problems: [String]) {
+        self.problems = problems
+    }
+
+    public var code: String { "invalid_configuration" }
+    public var description: String { problems.joined(separator: "\n") }
+}
