@@ -6,7 +6,8 @@ import Synchronization
 /// - Events arrive in publication order; the buffering policy decides what is dropped
 ///   when the subscriber falls behind (``droppedCount`` counts them).
 /// - The stream ends when the broadcaster finishes or the reading task is cancelled.
-/// - One task iterates a stream at a time.
+/// - One task iterates a stream at a time; a second task that waits on it concurrently
+///   sees it end.
 /// - When the stream and its iterators are gone, the subscription ends by itself.
 public struct EventStream<Event: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Event
@@ -159,7 +160,8 @@ final class SubscriberBuffer<Event: Sendable>: Sendable {
                         state.finished = true
                         return []
                     }
-                    precondition(state.waiter == nil, "an EventStream is read by one task at a time")
+                    // One reader at a time: a second concurrent reader sees the stream end.
+                    if state.waiter != nil { return [] }
                     state.waiter = continuation
                     return nil
                 }

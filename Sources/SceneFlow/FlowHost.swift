@@ -88,13 +88,41 @@ public actor FlowHost<R: Route> {
         return handle
     }
 
+    /// Inserts a middleware at a position of the store's chain.
+    @discardableResult
+    public func insertMiddleware(_ middleware: some FlowMiddleware<R>, at index: Int)
+        throws(MiddlewareChainError) -> MiddlewareHandle
+    {
+        let handle = try store.insertMiddleware(middleware, at: index)
+        settle()
+        return handle
+    }
+
     /// Removes a middleware from the store's chain.
     public func removeMiddleware(_ handle: MiddlewareHandle) throws(MiddlewareChainError) {
         try store.removeMiddleware(handle)
         settle()
     }
 
+    /// Replaces a middleware of the store's chain, keeping its handle and position.
+    public func replaceMiddleware(_ handle: MiddlewareHandle, with middleware: some FlowMiddleware<R>)
+        throws(MiddlewareChainError)
+    {
+        try store.replaceMiddleware(handle, with: middleware)
+        settle()
+    }
+
+    /// Moves a middleware of the store's chain to a position.
+    public func moveMiddleware(_ handle: MiddlewareHandle, to index: Int) throws(MiddlewareChainError) {
+        try store.moveMiddleware(handle, to: index)
+        settle()
+    }
+
     /// Publishes what the store recorded, runs the handlers, and applies their follow-ups.
+    ///
+    /// Once `followUpLimit` follow-ups have run, the rest are rejected in one go and their
+    /// rejection events are published without running the handlers again, so a handler
+    /// that reacts to every event cannot keep the host busy forever.
     private func settle() {
         var followUps: [FlowIntent<R>] = []
         var next = 0
@@ -109,13 +137,13 @@ public actor FlowHost<R: Route> {
                 }
             }
             guard next < followUps.count else { return }
-            let intent = followUps[next]
             if next >= store.followUpLimit {
-                store.record(
-                    .intentRejected(intent, .followUpLimitExceeded(limit: store.followUpLimit)))
-            } else {
-                store.send(intent)
+                let limit = store.followUpLimit
+                broadcaster.publish(
+                    contentsOf: followUps[next...].map { .intentRejected($0, .followUpLimitExceeded(limit: limit)) })
+                return
             }
+            store.send(followUps[next])
             next += 1
         }
     }

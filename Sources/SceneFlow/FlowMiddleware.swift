@@ -3,10 +3,12 @@
 /// - `willApply` runs in chain order; it may pass the intent on, rewritten or not, or
 ///   cancel it. A rewrite is what the next middleware sees. The first cancel stops the
 ///   chain and the intent is rejected ``FlowRejection/middlewareCancelled(name:reason:)``.
-/// - `didApply` runs in chain order with the outcome, for every intent that reached the
-///   chain, cancelled ones included.
+/// - `didApply` runs in chain order with the outcome, for every intent sent or batched,
+///   cancelled ones included; in a transaction it runs only once the transaction commits.
 /// - Neither may change the store directly; both may queue follow-up intents through the
-///   context, which the store applies after the current intent, in order.
+///   context, which the store applies after the current intent, in order. Follow-ups that
+///   `willApply` queued for an intent that is then cancelled are dropped with it; those a
+///   `didApply` queues in reaction to a rejection run.
 public protocol FlowMiddleware<FlowRoute>: Sendable {
     /// The route type of the stores this middleware serves.
     associatedtype FlowRoute: Route
@@ -56,6 +58,12 @@ public struct FlowContext<R: Route>: Sendable {
     public let path: [RouteStep<R>]
     /// The modals waiting behind the visible one.
     public let queuedModals: [RouteStep<R>]
+    /// The sheet or cover at the tail of ``path``, if one shows.
+    public var modal: RouteStep<R>? {
+        guard let last = path.last, last.isModal else { return nil }
+        return last
+    }
+
     /// Follow-up intents queued so far.
     public private(set) var followUps: [FlowIntent<R>] = []
 

@@ -46,13 +46,23 @@ public struct FlowPlan<R: Route>: Hashable, Sendable {
         self.steps = steps
     }
 
-    /// A plan of pushes, optionally ending in `modal` (which must be a sheet or cover).
-    @inlinable
-    public init(pushing routes: [R], modal: RouteStep<R>? = nil) {
-        precondition(modal?.isModal ?? true, "the tail of a plan must be a sheet or cover")
-        var steps = routes.map(RouteStep.push)
-        if let modal { steps.append(modal) }
+    /// A plan from steps the caller has already checked (within the package only).
+    package init(unchecked steps: [RouteStep<R>]) {
+        assert(FlowPlan.problem(in: steps) == nil)
         self.steps = steps
+    }
+
+    /// A plan of pushes.
+    @inlinable
+    public init(pushing routes: [R]) {
+        self.steps = routes.map(RouteStep.push)
+    }
+
+    /// A plan of pushes ending in `route` shown as `last`: one more push, a sheet or a
+    /// cover.
+    @inlinable
+    public init(pushing routes: [R], then last: RouteStepKind, _ route: R) {
+        self.steps = routes.map(RouteStep.push) + [RouteStep(last, route)]
     }
 
     /// The empty plan: the root of the flow, no modal.

@@ -108,19 +108,20 @@ extension FlowStore {
     mutating func admit(_ intent: FlowIntent<R>, followUps: inout [FlowIntent<R>]) -> Admission<R> {
         guard !chain.isEmpty else { return .proceed(intent) }
         var context = FlowContext(path: _path, queuedModals: _queuedModals)
-        defer { followUps.append(contentsOf: context.followUps) }
         var current = intent
         for entry in chain {
             switch entry.middleware.willApply(current, context: &context) {
             case .proceed(let next):
                 current = next
             case .cancel(let reason):
+                // A cancelled intent leaves no trace: what the chain queued for it is dropped.
                 let rejection = FlowRejection.middlewareCancelled(
                     name: entry.middleware.name, reason: reason)
                 if recordsEvents { record(.intentRejected(current, rejection)) }
                 return .cancelled(current, rejection)
             }
         }
+        followUps.append(contentsOf: context.followUps)
         return .proceed(current)
     }
 

@@ -48,9 +48,18 @@ public enum FlowRestoreProblem: CodedReason {
     public var code: String {
         switch self {
         case .unsupportedVersion: return "unsupported_version"
-        case .invalidPath(let problem): return problem.code
+        case .invalidPath: return "invalid_path"
         case .queuedStepNotModal: return "queued_step_not_modal"
         case .queueWithoutModal: return "queue_without_modal"
+        }
+    }
+
+    public var fields: [String: JSONValue] {
+        switch self {
+        case .unsupportedVersion(let version): return ["version": .integer(version)]
+        case .invalidPath(let problem): return ["detail": .string(problem.code)].merging(problem.fields) { first, _ in first }
+        case .queuedStepNotModal(let index): return ["index": .integer(index)]
+        case .queueWithoutModal(let count): return ["count": .integer(count)]
         }
     }
 
@@ -79,6 +88,10 @@ public struct FlowRestoreError: CodedReason {
     }
 
     public var code: String { "invalid_snapshot" }
+
+    public var fields: [String: JSONValue] {
+        ["problems": .array(problems.map { .string($0.code) })]
+    }
 
     public var description: String {
         "invalid flow snapshot: " + problems.map(\.description).joined(separator: "; ")

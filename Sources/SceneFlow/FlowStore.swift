@@ -17,7 +17,7 @@
 /// - `popCount(n)` beyond the depth is rejected ``FlowRejection/insufficientDepth(requested:available:)``.
 /// - `popTo` a route not in the stack is rejected ``FlowRejection/routeNotFound``.
 /// - `reset` to an invalid path is rejected ``FlowRejection/invalidPlan(_:)``; a valid
-///   reset replaces the path and drops the queue.
+///   reset replaces the path and drops the queue (`changed` when either changes).
 /// - `pushMany` is one change: one outcome, one event.
 ///
 /// With ``recordsEvents`` on, every change is also recorded as a ``FlowEvent`` for the
@@ -208,8 +208,9 @@ public struct FlowStore<R: Route>: Sendable {
 
         case .reset(let steps):
             if let problem = FlowPlan.problem(in: steps) { return .rejected(.invalidPlan(problem)) }
+            if steps == _path, _queuedModals.isEmpty { return .unchanged }
+            // Dropping queued modals is a change even when the visible path stays the same.
             _queuedModals.removeAll()
-            if steps == _path { return .unchanged }
             return change { $0 = steps }
 
         case .replaceStack(let routes):
@@ -220,6 +221,7 @@ public struct FlowStore<R: Route>: Sendable {
 
         case .backOrPush(let route):
             if let index = indexInStack(of: route) {
+                if index == depth - 1 { return .unchanged }
                 if modalShows { return .rejected(.popBlockedByModalTail) }
                 return popAbove(index)
             }

@@ -27,7 +27,7 @@ extension JSONValue: Equatable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.integer(a), .integer(b)): return a == b
-        case let (.double(a), .double(b)): return a == b
+        case let (.double(a), .double(b)): return a == b || (a.isNaN && b.isNaN)
         case let (.integer(a), .double(b)), let (.double(b), .integer(a)):
             return Int(exactly: b) == a
         case let (.string(a), .string(b)): return a == b
@@ -54,6 +54,9 @@ extension JSONValue: Hashable {
             if let exact = Int(exactly: value) {
                 hasher.combine(2 as UInt8)
                 hasher.combine(exact)
+            } else if value.isNaN {
+                // Every NaN is one value here, so equality stays reflexive.
+                hasher.combine(7 as UInt8)
             } else {
                 hasher.combine(3 as UInt8)
                 hasher.combine(value)

@@ -57,6 +57,8 @@ public struct LinkPattern: Hashable, Sendable, CustomStringConvertible {
             case .success(let value):
                 if value == "." || value == ".." {
                     problems.append(.dotSegment)
+                } else if part.contains(where: { "?#\\ ".contains($0) || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) {
+                    problems.append(.invalidCharacter(String(part)))
                 }
                 segments.append(.literal(value))
             case .failure(let rejection):
@@ -133,6 +135,9 @@ public enum LinkPatternProblem: CodedReason {
     case dotSegment
     /// A literal segment whose percent escapes do not decode.
     case invalidEncoding(String)
+    /// A literal segment with a character no URL path segment can hold unencoded (`?`,
+    /// `#`, a space, a backslash or a control character).
+    case invalidCharacter(String)
 
     public var code: String {
         switch self {
@@ -141,6 +146,7 @@ public enum LinkPatternProblem: CodedReason {
         case .wildcardNotLast: return "wildcard_not_last"
         case .dotSegment: return "dot_segment"
         case .invalidEncoding: return "invalid_encoding"
+        case .invalidCharacter: return "invalid_character"
         }
     }
 
@@ -152,6 +158,8 @@ public enum LinkPatternProblem: CodedReason {
         case .wildcardNotLast(let name): return "wildcard \"*\(name)\" must be the last segment"
         case .dotSegment: return "a \".\" or \"..\" segment can never match a normalised URL"
         case .invalidEncoding(let detail): return detail
+        case .invalidCharacter(let segment):
+            return "segment \"\(segment)\" holds a character a URL path segment cannot (?, #, space, \\ or a control); percent-encode it"
         }
     }
 }

@@ -20,7 +20,9 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     public private(set) var isAuthenticated = false
     /// The link waiting for authentication, if any.
     public private(set) var pending: PendingLink?
-    /// Counts every ``open(_:)``; a resume is stale once a newer link was opened.
+    /// Counts the links that matched a mapping (handled or pending); a resume is stale
+    /// once a link newer than the pending one matched. Refused and unhandled links do not
+    /// count, so garbage input cannot cancel a pending link.
     public private(set) var revision: UInt64 = 0
 
     /// Builds the engine.
@@ -69,9 +71,11 @@ public struct LinkRouter<Output: Sendable>: Sendable {
         }
     }
 
-    /// What an already parsed and allowed URL would do, regardless of authentication.
+    /// What an already parsed URL would do, regardless of authentication. The origin
+    /// policy still applies.
     @inlinable
     public func evaluate(_ url: LinkURL) -> LinkEvaluation<Output> {
+        if let refused = policy.check(url) { return .rejected(refused) }
         guard let found = matcher.match(url.segments) else { return .unhandled(url) }
         let parameters = LinkParameters(path: found.items, query: url.queryItems, wildcard: found.wildcard)
         switch mappings[found.index].output(for: parameters) {
@@ -91,13 +95,13 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     /// - A link that requires authentication while not authenticated takes the pending
     ///   slot; the link it replaces is reported as superseded.
     public mutating func open(_ url: String) -> LinkDecision<Output> {
-        revision &+= 1
         switch evaluate(url) {
         case .rejected(let rejection):
             return .rejected(rejection)
         case .unhandled(let parsed):
             return .unhandled(parsed)
         case .matched(let match):
+            revision &+= 1
             if match.requiresAuth, !isAuthenticated {
                 let waiting = PendingLink(url: url, pattern: match.pattern, revision: revision)
                 let superseded = pending
@@ -120,12 +124,13 @@ public struct LinkRouter<Output: Sendable>: Sendable {
 
     /// Replays the pending link the token names, re-checking it from scratch.
     ///
-    /// - Stale when any link was opened after the token was issued: the pending link is
-    ///   never replayed then. If it is still the one the token named, it is dropped and
-    ///   reported as superseded; a newer pending link stays.
+    /// - Stale when a link newer than the pending one has matched, before or after the
+    ///   token was issued: the pending link is never replayed then. If it is still the one
+    ///   the token named, it is dropped and reported as superseded; a newer pending link
+    ///   stays.
     public mutating func resume(_ token: LinkResumeToken) -> LinkResume<Output> {
         guard let current = pending else { return .nothingPending }
-        guard revision == token.revision, current == token.pending else {
+        guard current == token.pending, current.revision == revision else {
             if current == token.pending {
                 pending = nil
                 return .stale(superseded: current)

@@ -222,11 +222,21 @@ public struct LinkTemplateError: CodedReason {
         /// What is wrong.
         public let message: String
 
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+
         public var description: String { "\(path): \(message)" }
     }
 
     /// Every problem, in document order.
     public let problems: [Problem]
+
+    /// An error listing `problems`.
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
 
     public var code: String { "invalid_template" }
 

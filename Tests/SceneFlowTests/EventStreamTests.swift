@@ -63,6 +63,18 @@ struct EventStreamTests {
         #expect(stream.droppedCount == 7)
     }
 
+    @Test("the default buffering keeps the newest 1024 undelivered events")
+    func defaultBuffering() async {
+        let broadcaster = EventBroadcaster<Int>()
+        let stream = broadcaster.subscribe()
+        broadcaster.publish(contentsOf: Array(0..<1030))
+        broadcaster.finish()
+        let seen = await collect(stream, count: 2000)
+        #expect(seen.count == 1024)
+        #expect(seen.first == 6)
+        #expect(stream.droppedCount == 6)
+    }
+
     @Test("a waiting reader is woken by a publication")
     func wakesReader() async {
         let broadcaster = EventBroadcaster<Int>()
