@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
+        .executable(name: "scene-tour", targets: ["scene-tour"]),
         .executable(name: "link-bench", targets: ["link-bench"]),
     ],
     targets: [
@@ -30,6 +31,9 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "link-tour", dependencies: ["SceneLinks"], path: "Examples/link-tour",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "link-bench", dependencies: ["SceneLinks"], path: "Benchmarks/link-bench",

@@ -148,6 +148,12 @@ struct RegistryBook: Sendable {
         if record.kind.isImmersive { immersive = id }
     }
 
+    /// Records that `id` was pushed from `parent` (restore).
+    mutating func link(_ id: InstanceID, pushedFrom parent: InstanceID) {
+        records[id]?.pushedFrom = parent
+        records[parent]?.pushedChild = id
+    }
+
     /// Raises a scene's counter so restored numbers are never reused.
     mutating func raiseCounter(_ scene: String, to number: Int) {
         counters[scene] = max(counters[scene] ?? 0, number)

@@ -1,0 +1,33 @@
+import Foundation
+
+extension Manifest {
+    /// The demo app's manifest: every kind of scene and rule, used by the examples and as
+    /// the coordinator's default.
+    public static let demoText = #"""
+        {
+          "app": "demo",
+          "links": {"schemes": ["demo", "https"], "hosts": ["demo.example"]},
+          "immersive": "reject",
+          "scenes": [
+            {"id": "main", "kind": "window", "instances": "single",
+             "scope": [{"when": {"screen": "settings"}, "present": "sheet"},
+                       {"when": {"screen": "admin"}, "reject": "not_allowed_here"}]},
+            {"id": "viewer", "kind": "window", "instances": "perValue",
+             "links": [{"pattern": "/viewer/:doc", "value": "${doc}",
+                        "plan": [{"type": "push", "route": {"screen": "page", "doc": "${doc}"}}]}]},
+            {"id": "notes", "kind": "window", "instances": {"max": 3}},
+            {"id": "globe", "kind": "volume", "size": [0.6, 0.6, 0.6], "instances": "single",
+             "claims": [{"when": {"screen": "globe"}, "present": "push"}]},
+            {"id": "theatre", "kind": "immersive", "style": "full",
+             "links": [{"pattern": "/theatre/:show", "value": "${show}", "requiresAuth": true}]},
+            {"id": "portal", "kind": "immersive", "style": "progressive"}
+          ]
+        }
+        """#
+
+    /// The demo app's manifest, loaded.
+    public static var demo: Manifest {
+        // The text above is part of the library and tested; it always loads.
+        try! Manifest.load(from: Data(demoText.utf8))
+    }
+}

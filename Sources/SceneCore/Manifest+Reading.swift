@@ -1,0 +1,306 @@
+import SceneFlow
+import SceneLinks
+
+/// Walks a manifest document, collecting every problem with its JSON path.
+struct ManifestReader {
+    private(set) var problems: [ManifestProblem] = []
+
+    struct Parsed {
+        let app: String
+        let policy: LinkOriginPolicy
+        let immersive: ImmersivePolicy
+        let scenes: [SceneDeclaration<JSONValue>]
+    }
+
+    private mutating func report(_ path: String, _ message: String) {
+        problems.append(ManifestProblem(path: path, message: message))
+    }
+
+    private mutating func checkKeys(_ members: [String: JSONValue], at path: String, allowed: [String]) {
+        for key in members.keys.sorted() where !allowed.contains(key) {
+            report(join(path, key), "unknown key (expected \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private mutating func string(_ value: JSONValue?, at path: String, required: Bool) -> String? {
+        switch value {
+        case .string(let text)?:
+            if text.isEmpty { report(path, "must not be empty") }
+            return text
+        case nil:
+            if required { report(path, "missing") }
+            return nil
+        default:
+            report(path, "must be a string")
+            return nil
+        }
+    }
+
+    private mutating func strings(_ value: JSONValue?, at path: String) -> [String] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            report(path, "must be an array of strings")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in string(item, at: "\(path)[\(index)]", required: true) }
+    }
+
+    mutating func read(_ json: JSONValue) -> Parsed? {
+        guard case .object(let root) = json else {
+            report("$", "a manifest must be a JSON object")
+            return nil
+        }
+        checkKeys(root, at: "", allowed: ["app", "links", "immersive", "scenes"])
+        let app = string(root["app"], at: "app", required: true) ?? ""
+        var schemes: [String] = []
+        var hosts: [String] = []
+        if let links = root["links"] {
+            if case .object(let members) = links {
+                checkKeys(members, at: "links", allowed: ["schemes", "hosts"])
+                schemes = strings(members["schemes"], at: "links.schemes")
+                hosts = strings(members["hosts"], at: "links.hosts")
+            } else {
+                report("links", "must be an object {\"schemes\": [...], \"hosts\": [...]}")
+            }
+        }
+        var immersive = ImmersivePolicy.reject
+        if let value = root["immersive"] {
+            if case .string(let text) = value, let policy = ImmersivePolicy(rawValue: text) {
+                immersive = policy
+            } else {
+                report("immersive", "must be \"reject\" or \"replace\"")
+            }
+        }
+        var scenes: [SceneDeclaration<JSONValue>] = []
+        var patterns: [(path: String, pattern: String)] = []
+        switch root["scenes"] {
+        case .array(let items)?:
+            var seen: [String: Int] = [:]
+            for (index, item) in items.enumerated() {
+                let path = "scenes[\(index)]"
+                guard let scene = readScene(item, at: path, patterns: &patterns) else { continue }
+                if let first = seen[scene.id] {
+                    report("\(path).id", "duplicate scene id \"\(scene.id)\" (first at scenes[\(first)])")
+                } else {
+                    seen[scene.id] = index
+                }
+                scenes.append(scene)
+            }
+        case nil:
+            report("scenes", "missing")
+        default:
+            report("scenes", "must be an array of scenes")
+        }
+        // One matcher serves every scene's links: report conflicts between them here.
+        let matcher = LinkMatcher(patterns: patterns.map(\.pattern))
+        for diagnostic in matcher.diagnostics where !diagnostic.isError {
+            report("\(patterns[diagnostic.index].path).pattern", diagnosticMessage(diagnostic, patterns))
+        }
+        if !patterns.isEmpty, schemes.isEmpty || hosts.isEmpty {
+            report("links", "scenes declare links, but no scheme or no host is allowed, so every link would be refused")
+        }
+        return Parsed(
+            app: app, policy: LinkOriginPolicy(schemes: schemes, hosts: hosts), immersive: immersive, scenes: scenes)
+    }
+
+    private func diagnosticMessage(_ diagnostic: LinkDiagnostic, _ patterns: [(path: String, pattern: String)]) -> String {
+        switch diagnostic.problem {
+        case .duplicate(let earlier):
+            return "pattern \"\(diagnostic.pattern)\" duplicates the one at \(patterns[earlier].path)"
+        case .parameterNamesDiffer(let earlier, _, _):
+            return "pattern \"\(diagnostic.pattern)\" has the shape of the one at \(patterns[earlier].path) with other parameter names, so it can never win"
+        case .shadowed(let winner):
+            return "pattern \"\(diagnostic.pattern)\" can never win: the one at \(patterns[winner].path), or a more specific one, always does"
+        case .invalid(let problem):
+            return problem.description
+        }
+    }
+
+    private mutating func readScene(
+        _ json: JSONValue, at path: String, patterns: inout [(path: String, pattern: String)]
+    ) -> SceneDeclaration<JSONValue>? {
+        guard case .object(let members) = json else {
+            report(path, "a scene must be an object")
+            return nil
+        }
+        checkKeys(
+            members, at: path,
+            allowed: ["id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore"])
+        let id = string(members["id"], at: "\(path).id", required: true) ?? ""
+        if !id.isEmpty, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) {
+            report("\(path).id", "\"\(id)\" must use only ASCII letters, digits, \"_\", \".\" and \"-\"")
+        }
+        let kind = readKind(members, at: path)
+        let policy = readInstances(members["instances"], at: "\(path).instances", kind: kind)
+        let scope = readScope(members["scope"], at: "\(path).scope")
+        let claims = readClaims(members["claims"], at: "\(path).claims")
+        var restore = true
+        if let value = members["restore"] {
+            if case .bool(let flag) = value { restore = flag } else { report("\(path).restore", "must be true or false") }
+        }
+        var links: [SceneLinkMapping<JSONValue>] = []
+        if let value = members["links"] {
+            if case .array(let items) = value {
+                for (index, item) in items.enumerated() {
+                    let linkPath = "\(path).links[\(index)]"
+                    do {
+                        let mapping = try LinkTemplateMapping(json: item, path: linkPath)
+                        if policy == .perValue, mapping.value == nil {
+                            report(linkPath, "scene \"\(id)\" opens one instance per value: the link needs a \"value\"")
+                        }
+                        patterns.append((linkPath, mapping.pattern.text))
+                        links.append(SceneLinkMapping(mapping.pattern.text, requiresAuth: mapping.requiresAuth) { parameters in
+                            let rendered = try mapping.render(parameters)
+                            return (rendered.value, rendered.plan)
+                        })
+                    } catch {
+                        for problem in error.problems { report(problem.path, problem.message) }
+                    }
+                }
+            } else {
+                report("\(path).links", "must be an array of link mappings")
+            }
+        }
+        guard let kind else { return nil }
+        return SceneDeclaration(
+            id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore)
+    }
+
+    private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {
+        guard let name = string(members["kind"], at: "\(path).kind", required: true) else { return nil }
+        switch name {
+        case "window":
+            if members["size"] != nil { report("\(path).size", "only a volume has a size") }
+            if members["style"] != nil { report("\(path).style", "only an immersive space has a style") }
+            return .window
+        case "volume":
+            if members["style"] != nil { report("\(path).style", "only an immersive space has a style") }
+            guard case .array(let items)? = members["size"], items.count == 3,
+                let sizes = Optional(items.compactMap(\.doubleValue)), sizes.count == 3,
+                sizes.allSatisfy({ $0 > 0 && $0.isFinite })
+            else {
+                report("\(path).size", "a volume needs a size [width, height, depth] of positive numbers, in metres")
+                return nil
+            }
+            return .volume(size: VolumeSize(width: sizes[0], height: sizes[1], depth: sizes[2]))
+        case "immersive":
+            if members["size"] != nil { report("\(path).size", "only a volume has a size") }
+            var style = ImmersionStyle.mixed
+            if let value = members["style"] {
+                if case .string(let text) = value, let parsed = ImmersionStyle(rawValue: text) {
+                    style = parsed
+                } else {
+                    report("\(path).style", "must be \"mixed\", \"progressive\" or \"full\"")
+                }
+            }
+            return .immersive(style: style)
+        default:
+            report("\(path).kind", "unknown kind \"\(name)\" (expected window, volume or immersive)")
+            return nil
+        }
+    }
+
+    private mutating func readInstances(_ value: JSONValue?, at path: String, kind: SceneKind?) -> InstancePolicy? {
+        switch value {
+        case nil:
+            return nil
+        case .string("single")?:
+            return .single
+        case .string("perValue")?:
+            return .perValue
+        case .string("multiple")?:
+            return .multiple(max: nil)
+        case .object(let members)?:
+            checkKeys(members, at: path, allowed: ["max"])
+            guard let max = members["max"]?.intValue, max >= 1 else {
+                report("\(path).max", "must be a whole number of at least 1")
+                return nil
+            }
+            return .multiple(max: max)
+        default:
+            report(path, "must be \"single\", \"perValue\", \"multiple\" or {\"max\": n}")
+            return nil
+        }
+    }
+
+    private mutating func readWhen(_ members: [String: JSONValue], at path: String) -> RoutePredicate<JSONValue> {
+        guard let when = members["when"] else { return RoutePredicate(when: [:]) }
+        guard case .object = when else {
+            report("\(path).when", "must be an object (keys the route must have, with equal values)")
+            return RoutePredicate(when: [:])
+        }
+        return RoutePredicate(when: when)
+    }
+
+    private mutating func readStepKind(_ value: JSONValue?, at path: String) -> RouteStepKind? {
+        guard case .string(let text)? = value, let kind = RouteStepKind(rawValue: text) else {
+            report(path, "must be \"push\", \"sheet\" or \"cover\"")
+            return nil
+        }
+        return kind
+    }
+
+    private mutating func readScope(_ value: JSONValue?, at path: String) -> [ScopeRule<JSONValue>] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            report(path, "must be an array of rules")
+            return []
+        }
+        var rules: [ScopeRule<JSONValue>] = []
+        for (index, item) in items.enumerated() {
+            let rulePath = "\(path)[\(index)]"
+            guard case .object(let members) = item else {
+                report(rulePath, "a rule must be an object")
+                continue
+            }
+            checkKeys(members, at: rulePath, allowed: ["when", "present", "reject", "pass"])
+            let when = readWhen(members, at: rulePath)
+            let actions = ["present", "reject", "pass"].filter { members[$0] != nil }
+            guard actions.count == 1 else {
+                report(rulePath, "a rule needs exactly one of \"present\", \"reject\" or \"pass\"")
+                continue
+            }
+            switch actions[0] {
+            case "present":
+                if let kind = readStepKind(members["present"], at: "\(rulePath).present") {
+                    rules.append(ScopeRule(when: when, .present(kind)))
+                }
+            case "reject":
+                if let reason = string(members["reject"], at: "\(rulePath).reject", required: true) {
+                    rules.append(ScopeRule(when: when, .reject(reason)))
+                }
+            default:
+                if members["pass"] == .bool(true) {
+                    rules.append(ScopeRule(when: when, .pass))
+                } else {
+                    report("\(rulePath).pass", "must be true")
+                }
+            }
+        }
+        return rules
+    }
+
+    private mutating func readClaims(_ value: JSONValue?, at path: String) -> [SceneClaim<JSONValue>] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            report(path, "must be an array of claims")
+            return []
+        }
+        var claims: [SceneClaim<JSONValue>] = []
+        for (index, item) in items.enumerated() {
+            let claimPath = "\(path)[\(index)]"
+            guard case .object(let members) = item else {
+                report(claimPath, "a claim must be an object")
+                continue
+            }
+            checkKeys(members, at: claimPath, allowed: ["when", "present"])
+            let when = readWhen(members, at: claimPath)
+            if let kind = readStepKind(members["present"], at: "\(claimPath).present") {
+                claims.append(SceneClaim(when: when, present: kind))
+            }
+        }
+        return claims
+    }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+public import SceneFlow
+public import SceneLinks
+
+/// An app's scenes declared as data: the JSON file a coordinator serves.
+///
+/// ```json
+/// {"app": "demo",
+///  "links": {"schemes": ["demo", "https"], "hosts": ["demo.example"]},
+///  "immersive": "reject",
+///  "scenes": [{"id": "main", "kind": "window", "instances": "single"}, …]}
+/// ```
+///
+/// Loading reports every problem with its JSON path (`scenes[2].kind: unknown kind
+/// "volumn"`), never just the first.
+public struct Manifest: Sendable {
+    /// The app's name.
+    public let app: String
+    /// Which link origins are allowed (closed when the manifest names none).
+    public let linkPolicy: LinkOriginPolicy
+    /// What opening a second immersive space does.
+    public let immersive: ImmersivePolicy
+    /// The scenes, in declaration order.
+    public let scenes: [SceneDeclaration<JSONValue>]
+    /// The document the manifest was loaded from.
+    public let json: JSONValue
+
+    /// Loads a manifest from JSON text.
+    public static func load(from data: Data) throws(ManifestError) -> Manifest {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(Manifest.describe(error))")])
+        }
+        return try Manifest(json: json)
+    }
+
+    /// Loads a manifest from a file.
+    public static func load(contentsOf url: URL) throws(ManifestError) -> Manifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ManifestError(problems: [ManifestProblem(path: "$", message: "cannot read \(url.path): \(error.localizedDescription)")])
+        }
+        return try load(from: data)
+    }
+
+    /// Builds a manifest from its JSON document.
+    public init(json: JSONValue) throws(ManifestError) {
+        var reader = ManifestReader()
+        let parsed = reader.read(json)
+        guard reader.problems.isEmpty, let parsed else { throw ManifestError(problems: reader.problems) }
+        self.app = parsed.app
+        self.linkPolicy = parsed.policy
+        self.immersive = parsed.immersive
+        self.scenes = parsed.scenes
+        self.json = json
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+/// One problem in a manifest, at a JSON path.
+public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
+    /// Where: `scenes[2].kind`, `links.hosts`, or `$` for the whole document.
+    public let path: String
+    /// What is wrong.
+    public let message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Why a manifest could not be loaded: every problem, in document order.
+public struct ManifestError: CodedReason {
+    public let problems: [ManifestProblem]
+
+    public init(problems: [ManifestProblem]) {
+        self.problems = problems
+    }
+
+    public var code: String { "invalid_manifest" }
+
+    public var fields: [String: JSONValue] {
+        ["problems": .array(problems.map { .string($0.description) })]
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+extension SceneRegistry where R == JSONValue {
+    /// A registry serving `manifest`.
+    public init(manifest: Manifest, launcher: (any SceneLauncher)? = nil) throws(RegistryConfigurationError) {
+        try self.init(
+            app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy,
+            immersive: manifest.immersive, launcher: launcher)
+    }
+}

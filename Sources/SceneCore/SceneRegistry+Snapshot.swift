@@ -1,0 +1,182 @@
+public import SceneFlow
+
+/// One instance in a registry snapshot.
+public struct InstanceSnapshot<R: Route>: Hashable, Codable, Sendable {
+    public var id: InstanceID
+    public var value: JSONValue?
+    public var phase: ScenePhase
+    public var flow: FlowSnapshot<R>
+    public var pushedFrom: InstanceID?
+
+    public init(id: InstanceID, value: JSONValue?, phase: ScenePhase, flow: FlowSnapshot<R>, pushedFrom: InstanceID?) {
+        self.id = id
+        self.value = value
+        self.phase = phase
+        self.flow = flow
+        self.pushedFrom = pushedFrom
+    }
+}
+
+/// A whole registry as Codable data: instances with their paths, focus order, the
+/// immersive slot, the pending link and the id counters.
+public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
+    /// The snapshot format this library writes.
+    public static var currentVersion: Int { 1 }
+
+    public var version: Int
+    public var app: String
+    /// Open instances, in id order.
+    public var instances: [InstanceSnapshot<R>]
+    /// Windows and volumes, least recently focused first.
+    public var focusOrder: [InstanceID]
+    public var immersive: InstanceID?
+    public var pendingLink: String?
+    public var authenticated: Bool
+    /// The last instance number used per scene, so restored ids are never reused.
+    public var counters: [String: Int]
+
+    public init(
+        app: String, instances: [InstanceSnapshot<R>], focusOrder: [InstanceID], immersive: InstanceID?,
+        pendingLink: String?, authenticated: Bool, counters: [String: Int]
+    ) {
+        self.version = Self.currentVersion
+        self.app = app
+        self.instances = instances
+        self.focusOrder = focusOrder
+        self.immersive = immersive
+        self.pendingLink = pendingLink
+        self.authenticated = authenticated
+        self.counters = counters
+    }
+}
+
+/// Why a registry snapshot could not be restored: every problem, with its JSON path.
+public struct RegistryRestoreError: CodedReason {
+    public let problems: [ManifestProblem]
+
+    public init(problems: [ManifestProblem]) {
+        self.problems = problems
+    }
+
+    public var code: String { "invalid_snapshot" }
+
+    public var fields: [String: JSONValue] {
+        ["problems": .array(problems.map { .string($0.description) })]
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+extension SceneRegistry {
+    /// The whole registry as Codable data.
+    public func snapshot() -> RegistrySnapshot<R> {
+        let open = book.records.keys.sorted()
+        return RegistrySnapshot(
+            app: app,
+            instances: open.compactMap { id in
+                guard let record = book.records[id], let instance = instances[id] else { return nil }
+                return InstanceSnapshot(
+                    id: id, value: record.value, phase: record.phase,
+                    flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: record.pushedFrom)
+            },
+            focusOrder: book.focus.ordered, immersive: book.immersive, pendingLink: links.pending?.url,
+            authenticated: links.isAuthenticated, counters: book.counters)
+    }
+
+    /// Restores `snapshot` into this registry, which must have no open instance.
+    ///
+    /// - Instances of declarations with `restore: false` are skipped (their ids are still
+    ///   never reused); everything else is validated first, and any problem throws with
+    ///   nothing restored.
+    /// - A restored instance that was `opening` comes back `active`; each restored
+    ///   instance is announced with an `opened` event.
+    public func restore(_ snapshot: RegistrySnapshot<R>) throws(RegistryRestoreError) {
+        var problems: [ManifestProblem] = []
+        func report(_ path: String, _ message: String) { problems.append(ManifestProblem(path: path, message: message)) }
+        if !book.records.isEmpty { report("$", "the registry already has open instances") }
+        if snapshot.version != RegistrySnapshot<R>.currentVersion {
+            report("version", "snapshot version \(snapshot.version) is not supported (expected \(RegistrySnapshot<R>.currentVersion))")
+        }
+        if snapshot.app != app { report("app", "the snapshot is of app \"\(snapshot.app)\", this registry serves \"\(app)\"") }
+        var trial = RegistryBook(scenes: book.scenes, immersivePolicy: book.immersivePolicy)
+        var kept: [InstanceSnapshot<R>] = []
+        var skipped = Set<InstanceID>()
+        for (index, item) in snapshot.instances.enumerated() {
+            let path = "instances[\(index)]"
+            guard let declaration = declarationsByID[item.id.scene] else {
+                report("\(path).id", "no scene \"\(item.id.scene)\" is declared")
+                continue
+            }
+            guard declaration.restore else {
+                skipped.insert(item.id)
+                trial.raiseCounter(item.id.scene, to: item.id.number)
+                continue
+            }
+            if trial.records[item.id] != nil {
+                report("\(path).id", "duplicate instance \(item.id)")
+                continue
+            }
+            if item.phase == .closed { report("\(path).phase", "a closed instance cannot be restored") }
+            for problem in item.flow.problems { report("\(path).flow", problem.description) }
+            switch trial.resolveOpen(item.id.scene, value: item.value) {
+            case .failure(let rejection):
+                report(path, "breaks the scene's rules: \(rejection)")
+                continue
+            case .success(.existing(let other)):
+                report(path, "breaks the scene's instance policy: \(other) is already restored")
+                continue
+            case .success(.new):
+                break
+            }
+            trial.insert(InstanceRecord(
+                id: item.id, kind: declaration.kind, value: declaration.instances == .single ? nil : item.value,
+                phase: item.phase == .opening ? .active : item.phase, pushedFrom: nil))
+            kept.append(item)
+        }
+        for (index, item) in snapshot.instances.enumerated() {
+            guard let parent = item.pushedFrom, trial.records[item.id] != nil else { continue }
+            if skipped.contains(parent) {
+                report("instances[\(index)].pushedFrom", "\(parent) is not restored (its scene has restore: false)")
+            } else if trial.records[parent] == nil {
+                report("instances[\(index)].pushedFrom", "\(parent) is not in the snapshot")
+            } else if trial.records[parent]?.kind.isWindow != true || trial.records[item.id]?.kind.isWindow != true {
+                report("instances[\(index)].pushedFrom", "only a window can be pushed from a window")
+            }
+        }
+        for (index, id) in snapshot.focusOrder.enumerated() where trial.records[id] == nil && !skipped.contains(id) {
+            report("focusOrder[\(index)]", "\(id) is not in the snapshot")
+        }
+        if let immersive = snapshot.immersive, !skipped.contains(immersive), trial.immersive != immersive {
+            report("immersive", "\(immersive) is not a restored immersive space")
+        }
+        guard problems.isEmpty else { throw RegistryRestoreError(problems: problems) }
+
+        for (scene, number) in snapshot.counters { trial.raiseCounter(scene, to: number) }
+        for item in kept {
+            guard let parent = item.pushedFrom else { continue }
+            trial.link(item.id, pushedFrom: parent)
+        }
+        trial.restoreFocus(snapshot.focusOrder)
+        book = trial
+        for item in kept {
+            let record = book.records[item.id]!
+            let instance = SceneInstance(
+                id: item.id, declaration: declarationsByID[item.id.scene]!, value: record.value,
+                executor: executor, log: log)
+            // Validated above, so restoring the flow cannot fail.
+            instance.assumeIsolated { instance in
+                try? instance.restoreFlow(item.flow)
+                instance.phase = record.phase
+            }
+            instances[item.id] = instance
+        }
+        for item in kept {
+            if let info = infoIfOpen(item.id) { log.emit(.opened(info)) }
+        }
+        if snapshot.authenticated { _ = links.setAuthenticated(true) }
+        if let url = snapshot.pendingLink {
+            // Re-checked against today's rules; a link that no longer waits is dropped.
+            if case .pending(let link, _) = links.open(url) { log.emit(.linkPending(url: link.url)) }
+        }
+    }
+}
