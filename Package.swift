@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SceneFlow", targets: ["SceneFlow"]),
         .library(name: "SceneLinks", targets: ["SceneLinks"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
+        .library(name: "SceneTesting", targets: ["SceneTesting"]),
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
@@ -23,6 +24,7 @@ let package = Package(
         .target(name: "SceneFlow", swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks"], swiftSettings: strictSwift),
+        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
@@ -41,5 +43,8 @@ let package = Package(
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting"],
+            swiftSettings: strictSwift),
     ]
 )

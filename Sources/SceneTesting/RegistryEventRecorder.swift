@@ -1,0 +1,123 @@
+public import SceneCore
+public import SceneFlow
+import Synchronization
+public import Testing
+
+/// Exhaustive event assertions for a ``SceneRegistry``, for tests.
+///
+/// Start one before driving the registry; then ``receive(_:timeout:sourceLocation:)``
+/// each event in order, and end with ``finish(timeout:sourceLocation:)``, which records an
+/// issue for every event that was not asserted. Sequence numbers are checked too: a gap
+/// is an issue.
+///
+/// ```swift
+/// let events = RegistryEventRecorder(registry)
+/// _ = try await registry.open("main")
+/// await events.receive(.opened(…))
+/// await events.receive(.focused(InstanceID(scene: "main", number: 1)))
+/// await events.finish()
+/// ```
+public final class RegistryEventRecorder<R: Route>: Sendable {
+    private let registry: SceneRegistry<R>
+    private let shared: Shared
+    private let reader: Task<Void, Never>
+
+    private struct State {
+        var received: [SequencedEvent<R>] = []
+        var consumed = 0
+        var lastSeq: UInt64
+    }
+
+    /// What the reading task and the recorder share.
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        init(lastSeq: UInt64) { state = Mutex(State(lastSeq: lastSeq)) }
+    }
+
+    /// Starts recording every event `registry` emits from now on.
+    public init(_ registry: SceneRegistry<R>) {
+        self.registry = registry
+        let (seq, stream) = registry.subscribe(buffering: .unbounded)
+        let shared = Shared(lastSeq: seq)
+        self.shared = shared
+        self.reader = Task {
+            for await event in stream {
+                shared.state.withLock { $0.received.append(event) }
+            }
+        }
+    }
+
+    deinit { reader.cancel() }
+
+    /// Waits for the next event and records an issue unless it equals `expected`.
+    @discardableResult
+    public func receive(
+        _ expected: RegistryEvent<R>, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> RegistryEvent<R>? {
+        let event = await next(timeout: timeout, sourceLocation: sourceLocation)
+        if let event, event != expected {
+            Issue.record("expected event \(expected), received \(event)", sourceLocation: sourceLocation)
+        }
+        return event
+    }
+
+    /// Waits for the next event and records an issue unless `matches` accepts it.
+    @discardableResult
+    public func receive(
+        timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        where matches: (RegistryEvent<R>) -> Bool
+    ) async -> RegistryEvent<R>? {
+        let event = await next(timeout: timeout, sourceLocation: sourceLocation)
+        if let event, !matches(event) {
+            Issue.record("unexpected event \(event)", sourceLocation: sourceLocation)
+        }
+        return event
+    }
+
+    /// Waits until every event the registry has emitted so far has arrived, then records
+    /// an issue for each one that no `receive` asserted.
+    public func finish(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+        let target = registry.sequence
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while shared.state.withLock({ ($0.received.last?.seq ?? $0.lastSeq) < target }) {
+            guard clock.now < deadline else {
+                Issue.record("events up to seq \(target) did not arrive within \(timeout)", sourceLocation: sourceLocation)
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        let unasserted = shared.state.withLock { state in Array(state.received[state.consumed...]) }
+        for event in unasserted {
+            Issue.record("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The next unconsumed event, checking that its number follows the previous one.
+    private func next(timeout: Duration, sourceLocation: SourceLocation) async -> RegistryEvent<R>? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let event: SequencedEvent<R>? = shared.state.withLock { state in
+                guard state.consumed < state.received.count else { return nil }
+                defer { state.consumed += 1 }
+                return state.received[state.consumed]
+            }
+            if let event {
+                let expectedSeq = shared.state.withLock { state -> UInt64 in
+                    defer { state.lastSeq = event.seq }
+                    return state.lastSeq + 1
+                }
+                if event.seq != expectedSeq {
+                    Issue.record("event #\(event.seq) follows #\(expectedSeq - 1): a gap", sourceLocation: sourceLocation)
+                }
+                return event.event
+            }
+            guard clock.now < deadline else {
+                Issue.record("no event within \(timeout)", sourceLocation: sourceLocation)
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}

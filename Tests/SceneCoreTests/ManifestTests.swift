@@ -1,0 +1,84 @@
+import Foundation
+import SceneCore
+import SceneFlow
+import Testing
+
+func problems(_ text: String) -> [String] {
+    do {
+        _ = try Manifest.load(from: Data(text.utf8))
+        return []
+    } catch {
+        return error.problems.map(\.description)
+    }
+}
+
+@Suite("Manifest")
+struct ManifestTests {
+    @Test("the demo manifest loads with every scene, kind and policy")
+    func demo() throws {
+        let manifest = Manifest.demo
+        #expect(manifest.app == "demo")
+        #expect(manifest.immersive == .reject)
+        #expect(manifest.scenes.map(\.id) == ["main", "viewer", "notes", "globe", "theatre", "portal"])
+        #expect(manifest.scenes.map(\.instances) == [.single, .perValue, .multiple(max: 3), .single, .single, .single])
+        #expect(manifest.scenes[3].kind == .volume(size: VolumeSize(width: 0.6, height: 0.6, depth: 0.6)))
+        #expect(manifest.scenes[4].kind == .immersive(style: .full))
+        #expect(manifest.linkPolicy.schemes == ["demo", "https"])
+    }
+
+    @Test("defaults: windows and volumes are multiple, immersive spaces single and mixed")
+    func defaults() throws {
+        let manifest = try Manifest(json: [
+            "app": "a",
+            "scenes": [["id": "w", "kind": "window"], ["id": "i", "kind": "immersive"],
+                       ["id": "v", "kind": "volume", "size": [1, 1, 1]]],
+        ])
+        #expect(manifest.scenes.map(\.instances) == [.multiple(max: nil), .single, .multiple(max: nil)])
+        #expect(manifest.scenes[1].kind == .immersive(style: .mixed))
+        #expect(manifest.scenes.allSatisfy { $0.restore })
+    }
+
+    @Test("each mistake is reported with its JSON path", arguments: [
+        (#"{"app":"a","scenes":[{"id":"x","kind":"volumn"}]}"#, #"scenes[0].kind: unknown kind "volumn" (expected window, volume or immersive)"#),
+        (#"{"app":"a","scenes":[{"id":"x","kind":"window"},{"id":"x","kind":"window"}]}"#, #"scenes[1].id: duplicate scene id "x" (first at scenes[0])"#),
+        (#"{"app":"a","scenes":[{"id":"v","kind":"volume"}]}"#, "scenes[0].size: a volume needs a size [width, height, depth] of positive numbers, in metres"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instnaces":"single"}]}"#, "scenes[0].instnaces: unknown key (expected id, kind, size, style, instances, scope, claims, links, restore)"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instances":{"max":0}}]}"#, "scenes[0].instances.max: must be a whole number of at least 1"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instances":"many"}]}"#, #"scenes[0].instances: must be "single", "perValue", "multiple" or {"max": n}"#),
+        (#"{"app":"a","immersive":"queue","scenes":[]}"#, #"immersive: must be "reject" or "replace""#),
+        (#"{"scenes":[]}"#, "app: missing"),
+        (#"{"app":"a"}"#, "scenes: missing"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","scope":[{"when":{},"present":"sheet","reject":"no"}]}]}"#, #"scenes[0].scope[0]: a rule needs exactly one of "present", "reject" or "pass""#),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","scope":[{"when":{},"present":"popover"}]}]}"#, #"scenes[0].scope[0].present: must be "push", "sheet" or "cover""#),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","claims":[{"when":3,"present":"push"}]}]}"#, "scenes[0].claims[0].when: must be an object (keys the route must have, with equal values)"),
+        (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/a/*r/b"}]}]}"#, #"scenes[0].links[0].pattern: wildcard "*r" must be the last segment"#),
+        (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v/:doc","value":"${id}"}]}]}"#, #"scenes[0].links[0].value: placeholder "${id}" names no parameter of the pattern (it has: doc)"#),
+        (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","instances":"perValue","links":[{"pattern":"/v/:doc"}]}]}"#, #"scenes[0].links[0]: scene "w" opens one instance per value: the link needs a "value""#),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v"}]}]}"#, "links: scenes declare links, but no scheme or no host is allowed, so every link would be refused"),
+        (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v/:a"}]},{"id":"x","kind":"window","links":[{"pattern":"/v/:a"}]}]}"#, #"scenes[1].links[0].pattern: pattern "/v/:a" duplicates the one at scenes[0].links[0]"#),
+        (#"{"app":"a","scenes":[{"id":"w w","kind":"window"}]}"#, #"scenes[0].id: "w w" must use only ASCII letters, digits, "_", "." and "-""#),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","size":[1,1,1]}]}"#, "scenes[0].size: only a volume has a size"),
+        (#"[1,2]"#, "$: a manifest must be a JSON object"),
+    ])
+    func problem(text: String, expected: String) {
+        #expect(problems(text) == [expected])
+    }
+
+    @Test("text that is not JSON is one problem at $")
+    func notJSON() {
+        let found = problems("{\"app\": ")
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("$: not valid JSON") == true)
+    }
+
+    @Test("every problem is reported at once")
+    func allAtOnce() {
+        let found = problems(#"{"app":"","scenes":[{"id":"a","kind":"volumn"},{"kind":"window","restore":"yes"}]}"#)
+        #expect(found == [
+            "app: must not be empty",
+            #"scenes[0].kind: unknown kind "volumn" (expected window, volume or immersive)"#,
+            "scenes[1].id: missing",
+            "scenes[1].restore: must be true or false",
+        ])
+    }
+}

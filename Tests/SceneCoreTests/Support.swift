@@ -1,0 +1,79 @@
+import Foundation
+import SceneCore
+import SceneFlow
+import Synchronization
+import Testing
+
+func id(_ text: String) -> InstanceID { InstanceID(text)! }
+
+/// The demo manifest with `edit` applied to its JSON first.
+func demoManifest(_ edit: (inout [String: JSONValue]) -> Void = { _ in }) throws -> Manifest {
+    guard case .object(var root) = Manifest.demo.json else { throw ManifestError(problems: []) }
+    edit(&root)
+    return try Manifest(json: .object(root))
+}
+
+func demoRegistry(
+    _ edit: (inout [String: JSONValue]) -> Void = { _ in }, launcher: (any SceneLauncher)? = nil
+) throws -> SceneRegistry<JSONValue> {
+    try SceneRegistry(manifest: demoManifest(edit), launcher: launcher)
+}
+
+/// A launcher that holds every launch until the test releases it, so tests can act on an
+/// instance while it is still `opening`.
+final class GateLauncher: SceneLauncher {
+    private struct State {
+        var waiting: [InstanceID: CheckedContinuation<Bool, Never>] = [:]
+        var launches: [InstanceID] = []
+        var stopped: [InstanceID] = []
+        var failing: Set<InstanceID> = []
+    }
+
+    private let state = Mutex(State())
+
+    var launches: [InstanceID] { state.withLock { $0.launches } }
+    var stopped: [InstanceID] { state.withLock { $0.stopped } }
+
+    func launch(_ instance: InstanceID) async throws(RegistryRejection) {
+        let started = await withCheckedContinuation { continuation in
+            state.withLock { state in
+                state.launches.append(instance)
+                state.waiting[instance] = continuation
+            }
+        }
+        if !started { throw .launchFailed(instance, detail: "the test failed it") }
+    }
+
+    func stop(_ instance: InstanceID) async {
+        let waiter = state.withLock { state in
+            state.stopped.append(instance)
+            return state.waiting.removeValue(forKey: instance)
+        }
+        waiter?.resume(returning: false)
+    }
+
+    /// Lets the launch of `instance` finish, successfully or not.
+    func release(_ instance: InstanceID, succeed: Bool = true) {
+        state.withLock { $0.waiting.removeValue(forKey: instance) }?.resume(returning: succeed)
+    }
+
+    /// Waits until `instance` is being launched (bounded).
+    func waitForLaunch(_ instance: InstanceID) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while state.withLock({ $0.waiting[instance] == nil }) {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+/// The rejection a throwing registry call threw, or nil when it succeeded (or threw
+/// something else, which the comparison then reports).
+func rejection<T>(_ body: () async throws -> T) async -> RegistryRejection? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? RegistryRejection
+    }
+}
