@@ -127,9 +127,9 @@ struct RegistryBook: Sendable {
     /// Records a new instance in the `opening` phase. `id` comes from ``resolveOpen``.
     mutating func reserve(_ id: InstanceID, value: JSONValue?, pushedFrom: InstanceID? = nil) {
         let facts = scenes[id.scene]!
-        // A single scene's value is ignored: the instance keeps none.
-        let kept: JSONValue? = facts.policy == .single ? nil : value
-        insert(InstanceRecord(id: id, kind: facts.kind, value: kept, phase: .opening, pushedFrom: pushedFrom))
+        // The first open's value stays the instance's own; later opens of a single scene
+        // focus it and their values are ignored.
+        insert(InstanceRecord(id: id, kind: facts.kind, value: value, phase: .opening, pushedFrom: pushedFrom))
         if let pushedFrom {
             records[pushedFrom]?.pushedChild = id
             setPhase(pushedFrom, .background)

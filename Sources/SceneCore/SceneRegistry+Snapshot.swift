@@ -129,7 +129,7 @@ extension SceneRegistry {
                 break
             }
             trial.insert(InstanceRecord(
-                id: item.id, kind: declaration.kind, value: declaration.instances == .single ? nil : item.value,
+                id: item.id, kind: declaration.kind, value: item.value,
                 phase: item.phase == .opening ? .active : item.phase, pushedFrom: nil))
             kept.append(item)
         }
