@@ -238,25 +238,29 @@ struct RegistryBook: Sendable {
     ///   focused; a dismissed focused window passes focus to the previous one.
     mutating func dismiss(_ id: InstanceID, reason: DismissReason) -> [InstanceID] {
         guard let record = records[id] else { return [] }
+        let focusedBefore = focus.last
         var dismissed: [InstanceID] = []
         if let child = record.pushedChild {
             dismissed += dismiss(child, reason: .parentDismissed)
         }
-        let wasFocused = focus.last == id
         records[id] = nil
         byScene[id.scene]?.remove(id)
         if byScene[id.scene]?.isEmpty == true { byScene[id.scene] = nil }
-        if let value = record.value { byValue[ValueKey(scene: id.scene, value: value)] = nil }
+        if let value = record.value, scenes[id.scene]?.policy == .perValue {
+            byValue[ValueKey(scene: id.scene, value: value)] = nil
+        }
         if immersive == id { immersive = nil }
         focus.remove(id)
         events.append(.dismissed(id, reason))
         dismissed.append(id)
-        if let parent = record.pushedFrom, records[parent] != nil {
+        // A pushed window gives its place back, unless its parent is going too.
+        if reason != .parentDismissed, let parent = record.pushedFrom, records[parent] != nil {
             records[parent]?.pushedChild = nil
             setPhase(parent, .active)
-            focusVisible(parent)
-        } else if wasFocused, let previous = focus.last {
-            events.append(.focused(previous))
+            focus.moveToLast(parent)
+        }
+        if reason != .parentDismissed, focus.last != focusedBefore, let now = focus.last {
+            events.append(.focused(now))
         }
         return dismissed
     }
