@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "link-tour", targets: ["link-tour"]),
         .executable(name: "scene-tour", targets: ["scene-tour"]),
         .executable(name: "link-bench", targets: ["link-bench"]),
+        .executable(name: "registry-bench", targets: ["registry-bench"]),
     ],
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
@@ -39,6 +40,9 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "link-bench", dependencies: ["SceneLinks"], path: "Benchmarks/link-bench",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "registry-bench", dependencies: ["SceneCore", "SceneFlow"], path: "Benchmarks/registry-bench",
             swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(

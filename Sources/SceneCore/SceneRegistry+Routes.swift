@@ -39,7 +39,7 @@ extension SceneRegistry {
     /// A sheet or cover whose route is already shown or queued as a modal in the target
     /// instance is refused `presentation_busy`.
     public func route(_ route: R, from: InstanceID) async throws(RegistryRejection) -> RouteOutcome<R> {
-        try await rejecting("scene.route") { () async throws(RegistryRejection) in
+        try await rejecting("scene.route") { (self) async throws(RegistryRejection) in
             guard let instance = self.instances[from], let record = self.book.records[from], record.phase != .opening
             else { throw .notOpen(from.description) }
             for rule in instance.declaration.scope where rule.when.matches(route) {

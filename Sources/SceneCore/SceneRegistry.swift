@@ -166,7 +166,7 @@ public actor SceneRegistry<R: Route> {
     /// - Immersive spaces: at most one open; another one is refused
     ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
     public func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
-        try await rejecting("scene.open") { () async throws(RegistryRejection) in
+        try await rejecting("scene.open") { (self) async throws(RegistryRejection) in
             try await self.openResolved(scene, value: value)
         }
     }
@@ -179,7 +179,7 @@ public actor SceneRegistry<R: Route> {
     public func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
         -> InstanceInfo<R>
     {
-        try await rejecting("scene.push") { () async throws(RegistryRejection) in
+        try await rejecting("scene.push") { (self) async throws(RegistryRejection) in
             let id = try self.book.resolvePush(scene, value: value, from: from).get()
             self.reserve(id, value: value, pushedFrom: from)
             try await self.launch(id)
@@ -190,7 +190,7 @@ public actor SceneRegistry<R: Route> {
     /// Dismisses one instance and the windows pushed from it.
     @discardableResult
     public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("scene.dismiss") { () throws(RegistryRejection) in
+        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
             guard self.book.records[id] != nil else { throw .notOpen(id.description) }
             return self.remove(id, reason: .requested)
         }
@@ -199,7 +199,7 @@ public actor SceneRegistry<R: Route> {
     /// Dismisses every instance of `scene`, or only the one(s) with `value`.
     @discardableResult
     public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("scene.dismiss") { () throws(RegistryRejection) in
+        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
             guard self.declarationsByID[scene] != nil else { throw .unknownScene(scene) }
             var targets = self.book.instances(of: scene)
             if let value { targets = targets.filter { self.book.records[$0]?.value == value } }
@@ -217,7 +217,7 @@ public actor SceneRegistry<R: Route> {
     /// Dismisses the open immersive space, whichever it is.
     @discardableResult
     public func dismissImmersive() throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("immersive.dismiss") { () throws(RegistryRejection) in
+        try rejectingSync("immersive.dismiss") { (self) throws(RegistryRejection) in
             guard let id = self.book.immersive else { throw .nothingToDismiss }
             return self.remove(id, reason: .requested)
         }
@@ -226,7 +226,7 @@ public actor SceneRegistry<R: Route> {
     /// Focuses a window or volume.
     @discardableResult
     public func focus(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        try rejectingSync("scene.focus") { () throws(RegistryRejection) in
+        try rejectingSync("scene.focus") { (self) throws(RegistryRejection) in
             try self.book.focusRequest(id).get()
             self.flush()
             return try self.info(id)
@@ -236,7 +236,7 @@ public actor SceneRegistry<R: Route> {
     /// Records a phase an instance reports for itself: `active`, `inactive` or
     /// `background`.
     public func setPhase(_ id: InstanceID, _ phase: ScenePhase) throws(RegistryRejection) {
-        try rejectingSync("scene.phase") { () throws(RegistryRejection) in
+        try rejectingSync("scene.phase") { (self) throws(RegistryRejection) in
             try self.book.report(id, phase).get()
             self.flush()
         }
@@ -335,9 +335,11 @@ public actor SceneRegistry<R: Route> {
     }
 
     /// Runs a request; a rejection is also published as `request.rejected`.
-    func rejecting<T>(_ request: String, _ body: () async throws(RegistryRejection) -> T) async throws(RegistryRejection) -> T {
+    func rejecting<T>(
+        _ request: String, _ body: (isolated SceneRegistry) async throws(RegistryRejection) -> T
+    ) async throws(RegistryRejection) -> T {
         do {
-            return try await body()
+            return try await body(self)
         } catch {
             flush()
             log.emit(.requestRejected(request: request, reason: error))
@@ -345,9 +347,11 @@ public actor SceneRegistry<R: Route> {
         }
     }
 
-    func rejectingSync<T>(_ request: String, _ body: () throws(RegistryRejection) -> T) throws(RegistryRejection) -> T {
+    func rejectingSync<T>(
+        _ request: String, _ body: (isolated SceneRegistry) throws(RegistryRejection) -> T
+    ) throws(RegistryRejection) -> T {
         do {
-            return try body()
+            return try body(self)
         } catch {
             flush()
             log.emit(.requestRejected(request: request, reason: error))

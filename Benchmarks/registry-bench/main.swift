@@ -1,0 +1,100 @@
+// registry-bench: registry operations per second with 10, 1,000 and 100,000 live
+// instances, and the memory an idle instance costs.
+//
+// Run with `swift run -c release registry-bench [--seconds S] [--rounds N]`.
+import Foundation
+import SceneCore
+import SceneFlow
+
+let manifestText = #"""
+    {"app": "bench",
+     "links": {"schemes": ["demo"], "hosts": ["demo.example"]},
+     "scenes": [
+       {"id": "doc", "kind": "window", "instances": "perValue",
+        "links": [{"pattern": "/doc/:id", "value": "${id:int}",
+                   "plan": [{"type": "push", "route": {"screen": "page", "doc": "${id:int}"}}]}]},
+       {"id": "notes", "kind": "window"}
+     ]}
+    """#
+
+func option(_ name: String, default value: Double) -> Double {
+    guard let index = CommandLine.arguments.firstIndex(of: name),
+        index + 1 < CommandLine.arguments.count, let parsed = Double(CommandLine.arguments[index + 1])
+    else { return value }
+    return parsed
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Resident memory of this process, in bytes.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Runs `body` repeatedly for `duration` seconds; returns operations per second.
+func rate(duration: Double, operationsPerCall: Int, _ body: (Int) async throws -> Void) async rethrows -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var calls = 0
+    while seconds(clock.now - start) < duration {
+        try await body(calls)
+        calls += 1
+    }
+    return Double(calls * operationsPerCall) / seconds(clock.now - start)
+}
+
+let duration = option("--seconds", default: 1)
+let rounds = max(1, Int(option("--rounds", default: 3)))
+let manifest = try Manifest.load(from: Data(manifestText.utf8))
+
+print("registry-bench: \(rounds) rounds of \(duration) s per case; operations per second, min / median / max")
+struct Row {
+    let live: Int
+    let label: String
+    var figures: [Double] = []
+}
+var rows: [Row] = []
+var memoryLines: [String] = []
+for live in [10, 1_000, 100_000] {
+    let registry = try SceneRegistry(manifest: manifest)
+    let before = residentBytes()
+    for value in 0..<live { _ = try await registry.open("doc", value: .integer(value)) }
+    let after = residentBytes()
+    memoryLines.append("  \(live) live instances: \(String(format: "%.0f", Double(after - before) / Double(live))) bytes each (RSS grew \(String(format: "%.1f", Double(after - before) / 1_048_576)) MiB)")
+    var cycle = Row(live: live, label: "open + focus + dismiss")
+    var link = Row(live: live, label: "deep links")
+    for _ in 0..<rounds {
+        // One cycle is three requests: open a window, focus a live one, dismiss the new one.
+        cycle.figures.append(try await rate(duration: duration, operationsPerCall: 3) { n in
+            let opened = try await registry.open("notes").instance.id
+            try await registry.focus(InstanceID(scene: "doc", number: 1 + n % live))
+            try await registry.dismiss(opened)
+        })
+        // A link to a live value: match, land in the instance, reset its path, focus it.
+        link.figures.append(await rate(duration: duration, operationsPerCall: 1) { n in
+            guard case .handled = await registry.openLink("demo://demo.example/doc/\(n % live)") else {
+                fatalError("the benchmark's link must be handled")
+            }
+        })
+    }
+    rows += [cycle, link]
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+for row in rows {
+    let sorted = row.figures.sorted()
+    let columns = [sorted.first!, median(sorted), sorted.last!].map { String(format: "%9.0f", $0) }.joined(separator: " ")
+    print("  " + "\(row.live) live, \(row.label)".padding(toLength: 40, withPad: " ", startingAt: 0) + columns)
+}
+for label in ["open + focus + dismiss", "deep links"] {
+    let small = rows.first { $0.live == 10 && $0.label == label }!
+    let large = rows.first { $0.live == 100_000 && $0.label == label }!
+    print("  cost per operation, 100,000 vs 10 live instances, \(label): \(String(format: "%.2f", median(small.figures) / median(large.figures)))x")
+}
+print("memory per idle instance (RSS growth while opening them, divided by their number):")
+for line in memoryLines { print(line) }
