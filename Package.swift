@@ -29,8 +29,9 @@ let package = Package(
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
-            name: "flow-bench", dependencies: ["SceneFlow"], path: "Benchmarks/flow-bench",
+            name: "flow-bench", dependencies: ["SceneFlow", "BenchSupport"], path: "Benchmarks/flow-bench",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "link-tour", dependencies: ["SceneLinks"], path: "Examples/link-tour",
@@ -39,10 +40,10 @@ let package = Package(
             name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "link-bench", dependencies: ["SceneLinks"], path: "Benchmarks/link-bench",
+            name: "link-bench", dependencies: ["SceneLinks", "BenchSupport"], path: "Benchmarks/link-bench",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "registry-bench", dependencies: ["SceneCore", "SceneFlow"], path: "Benchmarks/registry-bench",
+            name: "registry-bench", dependencies: ["SceneCore", "SceneFlow", "BenchSupport"], path: "Benchmarks/registry-bench",
             swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(

@@ -1,6 +1,7 @@
 // flow-bench: intents per second for a mixed push/pop/sheet/dismiss workload.
 //
 // Run with `swift run -c release flow-bench [--seconds S]`.
+import BenchSupport
 import Foundation
 import SceneFlow
 
@@ -11,22 +12,10 @@ enum Screen: Hashable, Codable, Sendable {
     case sheet(Int)
 }
 
-/// A deterministic generator (SplitMix64) so every run sends the same intents.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A workload that keeps the path between 0 and 64 pushes deep, with a sheet shown and
 /// dismissed now and then, about 45% pushes, 45% pops, 5% sheets, 5% dismisses.
 func workload(count: Int) -> [FlowIntent<Screen>] {
-    var rng = SplitMix(state: 42)
+    var rng = SplitMix(seed: 42)
     var depth = 0
     var modal = false
     var intents: [FlowIntent<Screen>] = []
@@ -60,7 +49,7 @@ struct Result {
     let perSecond: Double
 }
 
-func measure(middlewares: Int, subscribers: Int, seconds: Double) async -> Result {
+func measure(middlewares: Int, subscribers: Int, duration: Double) async -> Result {
     let intents = workload(count: 1 << 16)
     var store = FlowStore<Screen>()
     for index in 0..<middlewares { store.addMiddleware(Counting(name: "m\(index)")) }
@@ -74,7 +63,7 @@ func measure(middlewares: Int, subscribers: Int, seconds: Double) async -> Resul
     var sent = 0
     let clock = ContinuousClock()
     let start = clock.now
-    let deadline = start + .milliseconds(Int(seconds * 1000))
+    let deadline = start + .milliseconds(Int(duration * 1000))
     while clock.now < deadline {
         if store.recordsEvents {
             // As an owner does: publish what each intent recorded before the next one.
@@ -92,36 +81,25 @@ func measure(middlewares: Int, subscribers: Int, seconds: Double) async -> Resul
     let elapsed = clock.now - start
     broadcaster.finish()
     for reader in readers { _ = await reader.value }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Result(
         label: "\(middlewares) middleware, \(subscribers) subscriber",
-        perSecond: Double(sent) / seconds)
+        perSecond: Double(sent) / seconds(elapsed))
 }
 
-func option(_ name: String, default value: Double) -> Double {
-    guard let index = CommandLine.arguments.firstIndex(of: name),
-        index + 1 < CommandLine.arguments.count, let parsed = Double(CommandLine.arguments[index + 1])
-    else { return value }
-    return parsed
-}
-
-let seconds = option("--seconds", default: 1)
+let duration = option("--seconds", default: 1)
 let rounds = max(1, Int(option("--rounds", default: 3)))
 
-print("flow-bench: mixed push/pop/sheet/dismiss on paths 0-64 deep; \(rounds) rounds of \(seconds) s per case")
+print("flow-bench: mixed push/pop/sheet/dismiss on paths 0-64 deep; \(rounds) rounds of \(duration) s per case")
 print("case                              min      median   max   (million intents/s)")
 for middlewares in [0, 4] {
     for subscribers in [0, 1] {
         var figures: [Double] = []
         var label = ""
         for _ in 0..<rounds {
-            let result = await measure(middlewares: middlewares, subscribers: subscribers, seconds: seconds)
+            let result = await measure(middlewares: middlewares, subscribers: subscribers, duration: duration)
             figures.append(result.perSecond / 1e6)
             label = result.label
         }
-        figures.sort()
-        let columns = [figures.first!, figures[figures.count / 2], figures.last!]
-            .map { String(format: "%7.2f", $0) }.joined(separator: "  ")
-        print(label.padding(toLength: 30, withPad: " ", startingAt: 0) + columns)
+        print(padded(label, 30) + spread(figures, format: "%7.2f"))
     }
 }

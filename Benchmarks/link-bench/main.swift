@@ -2,19 +2,9 @@
 // pre-parsed paths and on whole URL strings (parse, origin policy and match included).
 //
 // Run with `swift run -c release link-bench [--seconds S] [--rounds N]`.
+import BenchSupport
 import Foundation
 import SceneLinks
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// `count` distinct patterns in a realistic mix of shapes: literals, parameters, wildcards.
 func patterns(count: Int) -> [String] {
@@ -32,7 +22,7 @@ func patterns(count: Int) -> [String] {
 
 /// URLs that hit patterns all over the set, plus some that miss.
 func urls(patternCount: Int, count: Int) -> [String] {
-    var rng = SplitMix(state: 7)
+    var rng = SplitMix(seed: 7)
     return (0..<count).map { _ in
         let index = Int.random(in: 0..<patternCount, using: &rng)
         let section = "section\(index / 5)"
@@ -46,17 +36,6 @@ func urls(patternCount: Int, count: Int) -> [String] {
         }
         return "https://demo.example" + path
     }
-}
-
-func option(_ name: String, default value: Double) -> Double {
-    guard let index = CommandLine.arguments.firstIndex(of: name),
-        index + 1 < CommandLine.arguments.count, let parsed = Double(CommandLine.arguments[index + 1])
-    else { return value }
-    return parsed
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// Runs `body` over `inputs` repeatedly for `duration` seconds; returns inputs per second.
@@ -127,14 +106,9 @@ for _ in 0..<rounds {
     for index in cases.indices { cases[index].figures.append(cases[index].run() / 1e6) }
 }
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 for entry in cases {
-    let sorted = entry.figures.sorted()
-    let columns = [sorted.first!, median(sorted), sorted.last!].map { String(format: "%6.2f", $0) }
-        .joined(separator: "  ")
-    let name = "\(entry.patterns) patterns, \(entry.label)"
-    print("  " + name.padding(toLength: 38, withPad: " ", startingAt: 0) + columns)
+    print("  " + padded("\(entry.patterns) patterns, \(entry.label)", 38) + spread(entry.figures, format: "%6.2f"))
 }
 for (label, largeLabel) in [
     ("pre-parsed paths", "pre-parsed paths"), ("whole URLs", "whole URLs"), ("whole URLs", "whole URLs, 10 hot"),

@@ -2,6 +2,7 @@
 // instances, and the memory an idle instance costs.
 //
 // Run with `swift run -c release registry-bench [--seconds S] [--rounds N]`.
+import BenchSupport
 import Foundation
 import SceneCore
 import SceneFlow
@@ -16,17 +17,6 @@ let manifestText = #"""
        {"id": "notes", "kind": "window"}
      ]}
     """#
-
-func option(_ name: String, default value: Double) -> Double {
-    guard let index = CommandLine.arguments.firstIndex(of: name),
-        index + 1 < CommandLine.arguments.count, let parsed = Double(CommandLine.arguments[index + 1])
-    else { return value }
-    return parsed
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
 
 /// Resident memory of this process, in bytes.
 func residentBytes() -> Int {
@@ -85,11 +75,8 @@ for live in [10, 1_000, 100_000] {
     rows += [cycle, link]
 }
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 for row in rows {
-    let sorted = row.figures.sorted()
-    let columns = [sorted.first!, median(sorted), sorted.last!].map { String(format: "%9.0f", $0) }.joined(separator: " ")
-    print("  " + "\(row.live) live, \(row.label)".padding(toLength: 40, withPad: " ", startingAt: 0) + columns)
+    print("  " + padded("\(row.live) live, \(row.label)", 40) + spread(row.figures, format: "%9.0f"))
 }
 for label in ["open + focus + dismiss", "deep links"] {
     let small = rows.first { $0.live == 10 && $0.label == label }!

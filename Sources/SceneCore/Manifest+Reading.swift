@@ -242,19 +242,28 @@ struct ManifestReader {
         return kind
     }
 
-    private mutating func readScope(_ value: JSONValue?, at path: String) -> [ScopeRule<JSONValue>] {
+    /// The objects of an optional array of `what`s, each with its JSON path; reports a
+    /// value that is not an array, and items that are not objects.
+    private mutating func objects(_ value: JSONValue?, at path: String, of what: String) -> [(path: String, members: [String: JSONValue])] {
         guard let value else { return [] }
         guard case .array(let items) = value else {
-            report(path, "must be an array of rules")
+            report(path, "must be an array of \(what)s")
             return []
         }
-        var rules: [ScopeRule<JSONValue>] = []
+        var result: [(path: String, members: [String: JSONValue])] = []
         for (index, item) in items.enumerated() {
-            let rulePath = "\(path)[\(index)]"
-            guard case .object(let members) = item else {
-                report(rulePath, "a rule must be an object")
-                continue
+            if case .object(let members) = item {
+                result.append(("\(path)[\(index)]", members))
+            } else {
+                report("\(path)[\(index)]", "a \(what) must be an object")
             }
+        }
+        return result
+    }
+
+    private mutating func readScope(_ value: JSONValue?, at path: String) -> [ScopeRule<JSONValue>] {
+        var rules: [ScopeRule<JSONValue>] = []
+        for (rulePath, members) in objects(value, at: path, of: "rule") {
             checkKeys(members, at: rulePath, allowed: ["when", "present", "reject", "pass"])
             let when = readWhen(members, at: rulePath)
             let actions = ["present", "reject", "pass"].filter { members[$0] != nil }
@@ -283,18 +292,8 @@ struct ManifestReader {
     }
 
     private mutating func readClaims(_ value: JSONValue?, at path: String) -> [SceneClaim<JSONValue>] {
-        guard let value else { return [] }
-        guard case .array(let items) = value else {
-            report(path, "must be an array of claims")
-            return []
-        }
         var claims: [SceneClaim<JSONValue>] = []
-        for (index, item) in items.enumerated() {
-            let claimPath = "\(path)[\(index)]"
-            guard case .object(let members) = item else {
-                report(claimPath, "a claim must be an object")
-                continue
-            }
+        for (claimPath, members) in objects(value, at: path, of: "claim") {
             checkKeys(members, at: claimPath, allowed: ["when", "present"])
             let when = readWhen(members, at: claimPath)
             if let kind = readStepKind(members["present"], at: "\(claimPath).present") {

@@ -68,20 +68,8 @@ public struct Manifest: Sendable {
     }
 }
 
-/// One problem in a manifest, at a JSON path.
-public struct ManifestProblem: Hashable, Sendable, CustomStringConvertible {
-    /// Where: `scenes[2].kind`, `links.hosts`, or `$` for the whole document.
-    public let path: String
-    /// What is wrong.
-    public let message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "\(path): \(message)" }
-}
+/// One problem in a manifest, at a JSON path (`scenes[2].kind: unknown kind "volumn"`).
+public typealias ManifestProblem = JSONProblem
 
 /// Why a manifest could not be loaded: every problem, in document order.
 public struct ManifestError: CodedReason {

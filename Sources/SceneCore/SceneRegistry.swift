@@ -165,6 +165,7 @@ public actor SceneRegistry<R: Route> {
     ///   `multiple`: a new one each time, up to its maximum.
     /// - Immersive spaces: at most one open; another one is refused
     ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
+    @discardableResult
     public func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
         try await rejecting("scene.open") { (self) async throws(RegistryRejection) in
             try await self.openResolved(scene, value: value)
@@ -176,6 +177,7 @@ public actor SceneRegistry<R: Route> {
     /// - `from` goes to the background until the pushed window is dismissed.
     /// - Refused `not_a_window`, `push_from_pushed_window`, `covered_by_pushed_window`,
     ///   or `already_open` when the target resolves to an open instance.
+    @discardableResult
     public func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
         -> InstanceInfo<R>
     {

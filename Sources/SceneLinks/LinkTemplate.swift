@@ -216,19 +216,7 @@ public struct LinkTemplate: Hashable, Sendable {
 /// Why a template could not be built; lists every problem with its JSON path.
 public struct LinkTemplateError: CodedReason {
     /// One problem at one place in the template.
-    public struct Problem: Hashable, Sendable, CustomStringConvertible {
-        /// Where, as a JSON path (`plan[0].route.doc`).
-        public let path: String
-        /// What is wrong.
-        public let message: String
-
-        public init(path: String, message: String) {
-            self.path = path
-            self.message = message
-        }
-
-        public var description: String { "\(path): \(message)" }
-    }
+    public typealias Problem = JSONProblem
 
     /// Every problem, in document order.
     public let problems: [Problem]
