@@ -129,7 +129,7 @@ struct ManifestReader {
             members, at: path,
             allowed: ["id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore"])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
-        if !id.isEmpty, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) {
+        if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
             report("\(path).id", "\"\(id)\" must use only ASCII letters, digits, \"_\", \".\" and \"-\"")
         }
         let kind = readKind(members, at: path)

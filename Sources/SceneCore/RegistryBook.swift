@@ -107,9 +107,15 @@ struct RegistryBook: Sendable {
         guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
         switch facts.policy {
         case .single:
-            if let existing = byScene[scene]?.first { return .success(.existing(existing)) }
+            // An immersive space opened again with another value is another space: the
+            // exclusivity rules below decide. Only the same scene and value focuses.
+            if let existing = byScene[scene]?.first,
+                !(facts.kind.isImmersive && value != nil && records[existing]?.value != value)
+            {
+                return .success(.existing(existing))
+            }
         case .perValue:
-            guard let value else { return .failure(.valueRequired(scene: scene)) }
+            guard let value, !value.isNull else { return .failure(.valueRequired(scene: scene)) }
             if let existing = byValue[ValueKey(scene: scene, value: value)] { return .success(.existing(existing)) }
         case .multiple(let max):
             if let max, (byScene[scene]?.count ?? 0) >= max {
@@ -133,6 +139,10 @@ struct RegistryBook: Sendable {
         if let pushedFrom {
             records[pushedFrom]?.pushedChild = id
             setPhase(pushedFrom, .background)
+            // The parent is hidden now: it cannot keep focus while its replacement starts.
+            let focusedBefore = focus.last
+            focus.remove(pushedFrom)
+            if focus.last != focusedBefore, let now = focus.last { events.append(.focused(now)) }
         }
     }
 
@@ -152,6 +162,11 @@ struct RegistryBook: Sendable {
     mutating func link(_ id: InstanceID, pushedFrom parent: InstanceID) {
         records[id]?.pushedFrom = parent
         records[parent]?.pushedChild = id
+    }
+
+    /// Sets a restored instance's phase, without an event.
+    mutating func restorePhase(_ id: InstanceID, _ phase: ScenePhase) {
+        records[id]?.phase = phase
     }
 
     /// Raises a scene's counter so restored numbers are never reused.

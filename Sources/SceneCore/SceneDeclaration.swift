@@ -186,6 +186,11 @@ public struct SceneDeclaration<R: Route>: Sendable {
     /// Whether a registry restore brings its instances back.
     public let restore: Bool
 
+    /// Whether `id` can name a scene: non-empty ASCII letters, digits, `_`, `.` and `-`.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+    }
+
     /// A declaration. `instances` defaults to `single` for immersive spaces and to
     /// `multiple` otherwise.
     public init(

@@ -48,15 +48,15 @@ public actor SceneInstance<R: Route> {
     /// Applies one intent (see ``FlowStore/send(_:)``).
     @discardableResult
     public func send(_ intent: FlowIntent<R>) throws(RegistryRejection) -> FlowOutcome<R> {
-        try ensureOpen()
-        return record(flow.send(intent), request: "flow.send")
+        try ensureOpen(for: "flow.send")
+        return perform(intent, request: "flow.send")
     }
 
     /// Resets the path to `plan`, atomically.
     @discardableResult
     public func apply(_ plan: FlowPlan<R>) throws(RegistryRejection) -> FlowOutcome<R> {
-        try ensureOpen()
-        return record(flow.send(.reset(plan.steps)), request: "flow.apply")
+        try ensureOpen(for: "flow.apply")
+        return perform(.reset(plan.steps), request: "flow.apply")
     }
 
     /// Applies a batch (see ``FlowStore/batch(_:stopOnFailure:)``): one `flow.changed`.
@@ -64,23 +64,24 @@ public actor SceneInstance<R: Route> {
     public func batch(_ intents: [FlowIntent<R>], stopOnFailure: Bool = false) throws(RegistryRejection)
         -> FlowBatchResult<R>
     {
-        try ensureOpen()
+        try ensureOpen(for: "flow.batch")
+        let before = flow.path
         let result = flow.batch(intents, stopOnFailure: stopOnFailure)
-        if result.changed { log.emit(.flowChanged(id, path: flow.path)) }
+        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
         return result
     }
 
     /// Applies a transaction (see ``FlowStore/transaction(_:)``): all or nothing.
     @discardableResult
     public func transaction(_ intents: [FlowIntent<R>]) throws(RegistryRejection) -> FlowTransactionOutcome<R> {
-        try ensureOpen()
+        try ensureOpen(for: "flow.transaction")
+        let before = flow.path
         let outcome = flow.transaction(intents)
-        switch outcome {
-        case .committed(_, let old, let new):
-            if old != new { log.emit(.flowChanged(id, path: new)) }
-        case .failed(_, _, let reason):
+        if case .failed(_, _, let reason) = outcome {
             log.emit(.requestRejected(request: "flow.transaction", reason: .flow(reason)))
         }
+        // Follow-ups that middleware queued may have moved the path past the commit.
+        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
         return outcome
     }
 
@@ -100,19 +101,23 @@ public actor SceneInstance<R: Route> {
         phase = .closed
     }
 
-    private func ensureOpen() throws(RegistryRejection) {
-        if phase == .closed { throw .notOpen(id.description) }
+    /// Applies `intent` and publishes what it did: a rejection as `request.rejected`,
+    /// and the path — after any follow-ups middleware queued — as one `flow.changed` when
+    /// it changed.
+    func perform(_ intent: FlowIntent<R>, request: String) -> FlowOutcome<R> {
+        let before = flow.path
+        let outcome = flow.send(intent)
+        if case .rejected(let reason) = outcome {
+            log.emit(.requestRejected(request: request, reason: .flow(reason)))
+        }
+        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
+        return outcome
     }
 
-    private func record(_ outcome: FlowOutcome<R>, request: String) -> FlowOutcome<R> {
-        switch outcome {
-        case .changed(_, let new):
-            log.emit(.flowChanged(id, path: new))
-        case .rejected(let reason):
-            log.emit(.requestRejected(request: request, reason: .flow(reason)))
-        case .queued, .unchanged:
-            break
-        }
-        return outcome
+    private func ensureOpen(for request: String) throws(RegistryRejection) {
+        guard phase == .closed else { return }
+        let reason = RegistryRejection.notOpen(id.description)
+        log.emit(.requestRejected(request: request, reason: reason))
+        throw reason
     }
 }

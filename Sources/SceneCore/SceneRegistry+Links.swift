@@ -36,7 +36,9 @@ extension SceneRegistry {
     }
 
     /// Turns authentication on or off. Turning it on replays the pending link, re-checked,
-    /// and answers what the replay did; `nil` when nothing was replayed.
+    /// and answers what the replay did; `nil` when nothing was replayed — nothing was
+    /// pending, or a link newer than the pending one was handled meanwhile (the pending
+    /// one is then dropped and reported as `link.superseded`).
     public func setAuthenticated(_ authenticated: Bool) async -> LinkOutcome<R>? {
         guard let token = links.setAuthenticated(authenticated) else { return nil }
         switch links.resume(token) {
@@ -65,7 +67,8 @@ extension SceneRegistry {
         case .rejected(let reason):
             return rejected(url, .link(reason))
         case .unhandled(let parsed):
-            return rejected(url, .linkUnhandled(path: parsed.path))
+            log.emit(.linkRejected(url: url, reason: .linkUnhandled(path: parsed.path)))
+            return .unhandled(path: parsed.path)
         case .handled(let match):
             do {
                 let (info, opened) = try await land(match.output)
@@ -77,43 +80,34 @@ extension SceneRegistry {
         }
     }
 
-    /// Resets `id`'s path to `plan` in one step; `nil` when it is no longer open.
-    private func reset(_ id: InstanceID, to plan: FlowPlan<R>) -> FlowOutcome<R>? {
-        instances[id]?.assumeIsolated { instance in
-            let outcome = instance.flow.send(.reset(plan.steps))
-            if case .changed(_, let new) = outcome { self.log.emit(.flowChanged(id, path: new)) }
-            return outcome
-        }
-    }
-
     private func rejected(_ url: String, _ reason: RegistryRejection) -> LinkOutcome<R> {
         log.emit(.linkRejected(url: url, reason: reason))
         return .rejected(reason)
     }
 
-    /// Finds or opens the target instance, applies the plan, and focuses it.
+    /// Finds or opens the target instance, applies the plan, and focuses it — in that
+    /// order: a new instance is announced already showing the plan's path.
     private func land(_ target: SceneLinkTarget<R>) async throws(RegistryRejection) -> (InstanceInfo<R>, Bool) {
         guard let declaration = declarationsByID[target.scene] else { throw .unknownScene(target.scene) }
         var id: InstanceID
-        var opened = false
-        if case .multiple = declaration.instances, let recent = book.mostRecent(of: target.scene) {
-            id = recent
-            if book.records[id]?.phase == .opening { try await waitUntilOpen(id) }
-        } else {
-            let outcome = try await openResolved(target.scene, value: target.value)
-            id = outcome.instance.id
-            if case .opened = outcome { opened = true }
+        var existing: InstanceID?
+        if case .multiple = declaration.instances {
+            existing = book.mostRecent(of: target.scene)
+        } else if case .existing(let found) = try book.resolveOpen(target.scene, value: target.value).get() {
+            existing = found
         }
-        if let plan = target.plan {
-            guard let outcome = reset(id, to: plan) else { throw .cancelled(id) }
-            if case .rejected(let reason) = outcome {
-                // All or nothing: an instance opened for this link goes again.
-                if opened { remove(id, reason: .cancelled) }
+        if let found = existing {
+            id = found
+            if book.records[id]?.phase == .opening { try await waitUntilOpen(id) }
+            if let plan = target.plan, case .rejected(let reason)? = perform(.reset(plan.steps), in: id, request: "link.open") {
                 throw .flow(reason)
             }
+            book.focusVisible(id)
+            flush()
+            return (try info(id), false)
         }
-        book.focusVisible(id)
-        flush()
-        return (try info(id), opened)
+        let outcome = try await openResolved(target.scene, value: target.value, plan: target.plan)
+        id = outcome.instance.id
+        return (try info(id), outcome.name == "opened")
     }
 }

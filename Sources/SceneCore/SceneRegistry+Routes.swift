@@ -58,6 +58,10 @@ extension SceneRegistry {
     }
 
     /// Opens the first scene that claims `route` and presents it there.
+    ///
+    /// An instance that is already open is checked first (on a copy of its flow), so a
+    /// refusal changes nothing; an instance opened for the route goes again if presenting
+    /// fails.
     private func routeToClaim(_ route: R) async throws(RegistryRejection) -> RouteOutcome<R> {
         for declaration in declarations {
             guard let claim = declaration.claims.first(where: { $0.when.matches(route) }) else { continue }
@@ -69,11 +73,22 @@ extension SceneRegistry {
                     throw .routeRejected(detail: "the route cannot serve as a value: \(error)")
                 }
             }
+            if case .existing(let target) = try book.resolveOpen(declaration.id, value: value).get(),
+                book.records[target]?.phase != .opening
+            {
+                try checkPresentation(route, as: claim.present, in: target)
+            }
             let opened = try await openResolved(declaration.id, value: value)
-            let info = try present(route, as: claim.present, in: opened.instance.id)
-            book.focusVisible(info.id)
+            let target = opened.instance.id
+            do {
+                try present(route, as: claim.present, in: target)
+            } catch {
+                if case .opened = opened { remove(target, reason: .cancelled) }
+                throw error
+            }
+            book.focusVisible(target)
             flush()
-            let landed = try self.info(info.id)
+            let landed = try info(target)
             switch opened {
             case .opened: return .opened(landed)
             case .focused: return .focused(landed)
@@ -82,26 +97,37 @@ extension SceneRegistry {
         throw .noHandler
     }
 
-    /// Presents `route` in instance `id` as a push, sheet or cover.
-    func present(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        guard let instance = instances[id] else { throw .notOpen(id.description) }
-        let step = RouteStep(kind, route)
-        let outcome = instance.assumeIsolated { instance -> Result<FlowOutcome<R>, RegistryRejection> in
-            if step.isModal {
-                let chain = (instance.flow.modal.map { [$0] } ?? []) + instance.flow.queuedModals
-                if chain.contains(where: { $0.route == route }) { return .failure(.presentationBusy(id)) }
-            }
-            let intent: FlowIntent<R>
-            switch kind {
-            case .push: intent = .push(route)
-            case .sheet: intent = .sheet(route)
-            case .cover: intent = .cover(route)
-            }
-            let outcome = instance.flow.send(intent)
-            if case .changed(_, let new) = outcome { self.log.emit(.flowChanged(id, path: new)) }
-            return .success(outcome)
+    /// The intent that shows `route` as `kind`.
+    private func intent(_ route: R, as kind: RouteStepKind) -> FlowIntent<R> {
+        switch kind {
+        case .push: return .push(route)
+        case .sheet: return .sheet(route)
+        case .cover: return .cover(route)
         }
-        if case .rejected(let reason) = try outcome.get() { throw .flow(reason) }
+    }
+
+    /// Refuses what presenting `route` in `id` would refuse, changing nothing.
+    private func checkPresentation(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) {
+        guard let instance = instances[id] else { throw .notOpen(id.description) }
+        let intent = intent(route, as: kind)
+        let problem = instance.assumeIsolated { instance -> RegistryRejection? in
+            if kind != .push {
+                let chain = (instance.flow.modal.map { [$0] } ?? []) + instance.flow.queuedModals
+                if chain.contains(where: { $0.route == route }) { return .presentationBusy(id) }
+            }
+            var trial = instance.flow
+            return trial.send(intent).rejection.map { .flow($0) }
+        }
+        if let problem { throw problem }
+    }
+
+    /// Presents `route` in instance `id` as a push, sheet or cover.
+    @discardableResult
+    func present(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
+        try checkPresentation(route, as: kind, in: id)
+        if case .rejected(let reason)? = perform(intent(route, as: kind), in: id, request: "scene.route") {
+            throw .flow(reason)
+        }
         return try info(id)
     }
 }

@@ -99,6 +99,8 @@ extension SceneRegistry {
         }
         if snapshot.app != app { report("app", "the snapshot is of app \"\(snapshot.app)\", this registry serves \"\(app)\"") }
         var trial = RegistryBook(scenes: book.scenes, immersivePolicy: book.immersivePolicy)
+        // Numbers this registry has already used stay used.
+        for (scene, number) in book.counters { trial.raiseCounter(scene, to: number) }
         var kept: [InstanceSnapshot<R>] = []
         var skipped = Set<InstanceID>()
         for (index, item) in snapshot.instances.enumerated() {
@@ -125,7 +127,10 @@ extension SceneRegistry {
             case .success(.existing(let other)):
                 report(path, "breaks the scene's instance policy: \(other) is already restored")
                 continue
-            case .success(.new):
+            case .success(.new(_, let replacing?)):
+                report(path, "a second immersive space: \(replacing) is already restored")
+                continue
+            case .success(.new(_, nil)):
                 break
             }
             trial.insert(InstanceRecord(
@@ -133,14 +138,35 @@ extension SceneRegistry {
                 phase: item.phase == .opening ? .active : item.phase, pushedFrom: nil))
             kept.append(item)
         }
+        // Pushed windows: one level deep, one child per parent, both windows, both here.
+        let pushedFrom = Dictionary(snapshot.instances.map { ($0.id, $0.pushedFrom) }, uniquingKeysWith: { first, _ in first })
+        var pushes: [(child: InstanceID, parent: InstanceID)] = []
+        var uncovered = Set<InstanceID>()
+        var children: [InstanceID: InstanceID] = [:]
         for (index, item) in snapshot.instances.enumerated() {
-            guard let parent = item.pushedFrom, trial.records[item.id] != nil else { continue }
-            if skipped.contains(parent) {
-                report("instances[\(index)].pushedFrom", "\(parent) is not restored (its scene has restore: false)")
+            guard let parent = item.pushedFrom else { continue }
+            let path = "instances[\(index)].pushedFrom"
+            if skipped.contains(item.id) {
+                // The pushed window is not restored: its parent comes back in its place.
+                if trial.records[parent] != nil { uncovered.insert(parent) }
+                continue
+            }
+            guard trial.records[item.id] != nil else { continue }
+            if parent == item.id {
+                report(path, "a window cannot be pushed from itself")
+            } else if skipped.contains(parent) {
+                continue  // its parent is not restored: it comes back as a window of its own
             } else if trial.records[parent] == nil {
-                report("instances[\(index)].pushedFrom", "\(parent) is not in the snapshot")
+                report(path, "\(parent) is not in the snapshot")
             } else if trial.records[parent]?.kind.isWindow != true || trial.records[item.id]?.kind.isWindow != true {
-                report("instances[\(index)].pushedFrom", "only a window can be pushed from a window")
+                report(path, "only a window can be pushed from a window")
+            } else if pushedFrom[parent] ?? nil != nil {
+                report(path, "\(parent) was itself pushed, and a pushed window cannot push")
+            } else if let other = children[parent] {
+                report(path, "\(parent) already has \(other) pushed from it")
+            } else {
+                children[parent] = item.id
+                pushes.append((item.id, parent))
             }
         }
         for (index, id) in snapshot.focusOrder.enumerated() where trial.records[id] == nil && !skipped.contains(id) {
@@ -152,11 +178,10 @@ extension SceneRegistry {
         guard problems.isEmpty else { throw RegistryRestoreError(problems: problems) }
 
         for (scene, number) in snapshot.counters { trial.raiseCounter(scene, to: number) }
-        for item in kept {
-            guard let parent = item.pushedFrom else { continue }
-            trial.link(item.id, pushedFrom: parent)
-        }
-        trial.restoreFocus(snapshot.focusOrder)
+        for push in pushes { trial.link(push.child, pushedFrom: push.parent) }
+        for parent in uncovered where children[parent] == nil { trial.restorePhase(parent, .active) }
+        // A window hidden behind a pushed one takes no part in focus.
+        trial.restoreFocus(snapshot.focusOrder.filter { children[$0] == nil })
         book = trial
         for item in kept {
             let record = book.records[item.id]!
@@ -173,6 +198,7 @@ extension SceneRegistry {
         for item in kept {
             if let info = infoIfOpen(item.id) { log.emit(.opened(info)) }
         }
+        links.reset()
         if snapshot.authenticated { _ = links.setAuthenticated(true) }
         if let url = snapshot.pendingLink {
             // Re-checked against today's rules; a link that no longer waits is dropped.

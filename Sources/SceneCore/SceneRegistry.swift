@@ -82,6 +82,9 @@ public actor SceneRegistry<R: Route> {
         var problems: [String] = []
         for declaration in declarations {
             if byID[declaration.id] != nil { problems.append("duplicate scene id \"\(declaration.id)\"") }
+            if !SceneDeclaration<R>.isValidID(declaration.id) {
+                problems.append("scene id \"\(declaration.id)\" must be ASCII letters, digits, \"_\", \".\" and \"-\", not empty")
+            }
             byID[declaration.id] = declaration
         }
         var mappings: [LinkMapping<SceneLinkTarget<R>>] = []
@@ -193,8 +196,8 @@ public actor SceneRegistry<R: Route> {
     @discardableResult
     public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
         try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
-            guard self.book.records[id] != nil else { throw .notOpen(id.description) }
-            return self.remove(id, reason: .requested)
+            guard let record = self.book.records[id] else { throw .notOpen(id.description) }
+            return self.remove(id, reason: record.phase == .opening ? .cancelled : .requested)
         }
     }
 
@@ -209,8 +212,9 @@ public actor SceneRegistry<R: Route> {
                 throw .notOpen(value.map { "\(scene) with value \($0)" } ?? scene)
             }
             var dismissed: [InstanceID] = []
-            for id in targets where self.book.records[id] != nil {
-                dismissed += self.remove(id, reason: .requested)
+            for id in targets {
+                guard let record = self.book.records[id] else { continue }
+                dismissed += self.remove(id, reason: record.phase == .opening ? .cancelled : .requested)
             }
             return dismissed
         }
@@ -247,7 +251,12 @@ public actor SceneRegistry<R: Route> {
     // MARK: Machinery
 
     /// Opens by policy; joins an instance that is still opening.
-    func openResolved(_ scene: String, value: JSONValue?) async throws(RegistryRejection) -> OpenOutcome<R> {
+    ///
+    /// - `plan`, when given, becomes the path of a new instance before it is announced
+    ///   (a deep link's target opens already showing its path).
+    func openResolved(_ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil) async throws(RegistryRejection)
+        -> OpenOutcome<R>
+    {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
             if book.records[id]?.phase == .opening {
@@ -260,6 +269,7 @@ public actor SceneRegistry<R: Route> {
         case .new(let id, let replacing):
             if let replacing { remove(replacing, reason: .replaced) }
             reserve(id, value: value, pushedFrom: nil)
+            if let plan { preset(plan, for: id) }
             try await launch(id)
             return .opened(try info(id))
         }
@@ -275,18 +285,57 @@ public actor SceneRegistry<R: Route> {
     }
 
     /// Waits for what backs `id` to start, then makes it active.
+    ///
+    /// The launcher runs in a task of its own and reports back; the opener waits like any
+    /// joined open, so a dismiss answers it at once (`cancelled`) whatever the launcher
+    /// does, and a launch that completes for an instance dismissed meanwhile is stopped.
     func launch(_ id: InstanceID) async throws(RegistryRejection) {
-        if let launcher {
-            do {
-                try await launcher.launch(id)
-            } catch {
-                // Dismissed meanwhile: the dismiss already answered the waiters.
-                guard book.records[id]?.phase == .opening else { throw .cancelled(id) }
-                remove(id, reason: .cancelled, answering: error)
-                throw error
-            }
+        guard let launcher else {
+            activate(id)
+            return
         }
-        guard book.records[id]?.phase == .opening else { throw .cancelled(id) }
+        Task {
+            let result: Result<Void, RegistryRejection>
+            do throws(RegistryRejection) {
+                try await launcher.launch(id)
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            self.launchFinished(id, result)
+        }
+        try await waitUntilOpen(id)
+    }
+
+    /// What the launcher said about `id`.
+    func launchFinished(_ id: InstanceID, _ result: Result<Void, RegistryRejection>) {
+        guard book.records[id]?.phase == .opening else {
+            // Dismissed while starting: its waiters were answered; stop what did start.
+            if case .success = result, let launcher { Task { await launcher.stop(id) } }
+            return
+        }
+        switch result {
+        case .success:
+            activate(id)
+        case .failure(let reason):
+            remove(id, reason: .cancelled, answering: reason)
+        }
+    }
+
+    /// Applies `intent` to instance `id`'s flow in this step; `nil` when it is not open.
+    @discardableResult
+    func perform(_ intent: FlowIntent<R>, in id: InstanceID, request: String) -> FlowOutcome<R>? {
+        instances[id]?.assumeIsolated { $0.perform(intent, request: request) }
+    }
+
+    /// Gives an instance that is not announced yet its first path, without an event: its
+    /// `scene.opened` event will carry the path.
+    func preset(_ plan: FlowPlan<R>, for id: InstanceID) {
+        _ = instances[id]?.assumeIsolated { $0.flow.send(.reset(plan.steps)) }
+    }
+
+    /// An opening instance is ready: active, focused, announced, and its waiters answered.
+    func activate(_ id: InstanceID) {
         book.activate(id)
         flush()
         for waiter in openingWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: .success(())) }

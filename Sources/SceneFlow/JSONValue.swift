@@ -132,10 +132,12 @@ extension JSONValue {
     /// Whether every member that `pattern` names is present here with an equal value,
     /// recursively through objects.
     ///
-    /// - `{}` contains in everything; a non-object pattern must equal the value.
+    /// - `{}` is contained in every value, objects or not; a non-object pattern must equal
+    ///   the value.
     /// - Arrays compare whole: `[1]` does not contain in `[1, 2]`.
     public func contains(_ pattern: JSONValue) -> Bool {
         guard case .object(let wanted) = pattern else { return self == pattern }
+        if wanted.isEmpty { return true }
         guard case .object(let members) = self else { return false }
         for (key, value) in wanted {
             guard let member = members[key], member.contains(value) else { return false }

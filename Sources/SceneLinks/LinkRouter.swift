@@ -141,6 +141,12 @@ public struct LinkRouter<Output: Sendable>: Sendable {
         return .replayed(open(current.url))
     }
 
+    /// Forgets the pending link and signs out, as a freshly built router.
+    public mutating func reset() {
+        pending = nil
+        isAuthenticated = false
+    }
+
     /// Turns authentication on and replays the pending link at once, if there is one.
     public mutating func authenticate() -> LinkDecision<Output>? {
         guard let token = setAuthenticated(true) else { return nil }

@@ -170,7 +170,6 @@ struct RegistryLinkTests {
         ("https://evil.example/viewer/1", "link_rejected"),
         ("demo://demo.example/viewer/%zz", "link_rejected"),
         ("demo://demo.example" + String(repeating: "/a", count: 200), "input_limit_exceeded"),
-        ("demo://demo.example/nowhere", "link_unhandled"),
     ])
     func refused(url: String, code: String) async throws {
         let registry = try demoRegistry()
@@ -179,6 +178,61 @@ struct RegistryLinkTests {
             return
         }
         #expect(reason.code == code)
+    }
+
+    @Test("a link no pattern matches is unhandled, with its normalised path")
+    func unhandled() async throws {
+        let registry = try demoRegistry()
+        #expect(await registry.openLink("demo://demo.example/nowhere/../else/") == .unhandled(path: "/else"))
+    }
+
+    @Test("a link without a plan leaves the path alone; a plan, even empty, resets it")
+    func planPresence() async throws {
+        let registry = try demoRegistry { root in
+            guard case .array(var scenes) = root["scenes"], case .object(var notes) = scenes[2] else { return }
+            notes["links"] = [["pattern": "/notes/keep"], ["pattern": "/notes/clear", "plan": []]]
+            scenes[2] = .object(notes)
+            root["scenes"] = .array(scenes)
+        }
+        _ = try await registry.open("notes")
+        _ = try await registry.instance(id("notes-1"))?.send(.push("draft"))
+        guard case .handled(let kept, false) = await registry.openLink("demo://demo.example/notes/keep") else {
+            Issue.record("the link must land in the open notes")
+            return
+        }
+        #expect(kept.path == [.push("draft")])
+        guard case .handled(let cleared, false) = await registry.openLink("demo://demo.example/notes/clear") else {
+            Issue.record("the link must land in the open notes")
+            return
+        }
+        #expect(cleared.path.isEmpty)
+    }
+
+    @Test("a new target is announced already showing the plan, then focused, then handled")
+    func eventOrder() async throws {
+        let registry = try demoRegistry()
+        let events = RegistryEventRecorder(registry)
+        _ = await registry.openLink("demo://demo.example/viewer/9")
+        await events.receive { event in
+            if case .opened(let info) = event { return info.path == [.push(["screen": "page", "doc": "9"])] }
+            return false
+        }
+        await events.receive(.focused(id("viewer-1")))
+        await events.receive(.linkHandled(url: "demo://demo.example/viewer/9", instance: id("viewer-1"), opened: true))
+        await events.finish()
+    }
+
+    @Test("a link to an open target resets its path before focusing it")
+    func existingOrder() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("viewer", value: "9")
+        _ = try await registry.open("main")
+        let events = RegistryEventRecorder(registry)
+        _ = await registry.openLink("demo://demo.example/viewer/9")
+        await events.receive(.flowChanged(id("viewer-1"), path: [.push(["screen": "page", "doc": "9"])]))
+        await events.receive(.focused(id("viewer-1")))
+        await events.receive(.linkHandled(url: "demo://demo.example/viewer/9", instance: id("viewer-1"), opened: false))
+        await events.finish()
     }
 
     @Test("a link that needs sign-in waits; signing in replays it and says what it did")

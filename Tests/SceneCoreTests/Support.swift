@@ -67,6 +67,15 @@ final class GateLauncher: SceneLauncher {
     }
 }
 
+/// A launcher whose launches succeed at once (after a real suspension).
+struct InstantLauncher: SceneLauncher {
+    func launch(_ instance: InstanceID) async throws(RegistryRejection) {
+        await Task.yield()
+    }
+
+    func stop(_ instance: InstanceID) async {}
+}
+
 /// The rejection a throwing registry call threw, or nil when it succeeded (or threw
 /// something else, which the comparison then reports).
 func rejection<T>(_ body: () async throws -> T) async -> RegistryRejection? {
