@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SceneLinks", targets: ["SceneLinks"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
         .library(name: "SceneTesting", targets: ["SceneTesting"]),
+        .library(name: "SceneSocket", targets: ["SceneSocket"]),
+        .library(name: "SceneWire", targets: ["SceneWire"]),
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
@@ -25,6 +27,9 @@ let package = Package(
         .target(name: "SceneFlow", swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks"], swiftSettings: strictSwift),
+        .target(name: "CSceneSystem"),
+        .target(name: "SceneSocket", dependencies: ["CSceneSystem"], swiftSettings: strictSwift),
+        .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneCore"], swiftSettings: strictSwift),
         .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",

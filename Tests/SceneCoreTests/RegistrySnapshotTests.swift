@@ -125,16 +125,6 @@ struct RegistryMiscTests {
         #expect(InstanceID(text) == nil)
     }
 
-    @Test("the instance object encodes with the wire's names, null where absent")
-    func instanceJSON() async throws {
-        let registry = try demoRegistry()
-        let info = try await registry.open("main").instance
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        #expect(String(decoding: try encoder.encode(info), as: UTF8.self)
-            == #"{"focused":true,"id":"main-1","kind":"window","path":[],"phase":"active","pushedFrom":null,"scene":"main","value":null}"#)
-    }
-
     @Test("the tree shows each scene with its instances, values, phases and paths")
     func tree() async throws {
         let registry = try demoRegistry()

@@ -1,0 +1,60 @@
+// A small C boundary for what Swift cannot call safely or at all on Linux: epoll (its
+// event struct is packed), eventfd, accept4, SO_PEERCRED, and Unix socket addresses.
+// Every function returns -1 and leaves errno set on failure, like the calls it wraps.
+#ifndef CSCENESYSTEM_H
+#define CSCENESYSTEM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+/// One readiness event, unpacked.
+typedef struct {
+    uint32_t events;
+    uint64_t data;
+} scene_event;
+
+enum {
+    SCENE_EPOLLIN = 0x001,
+    SCENE_EPOLLOUT = 0x004,
+    SCENE_EPOLLERR = 0x008,
+    SCENE_EPOLLHUP = 0x010,
+    SCENE_EPOLLRDHUP = 0x2000,
+};
+
+int scene_epoll_create(void);
+int scene_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
+int scene_epoll_modify(int epfd, int fd, uint32_t events, uint64_t data);
+int scene_epoll_remove(int epfd, int fd);
+/// Waits up to `timeout_ms` (-1: forever); fills at most `capacity` events.
+int scene_epoll_wait(int epfd, scene_event *events, int capacity, int timeout_ms);
+
+/// A non-blocking, close-on-exec eventfd.
+int scene_eventfd(void);
+int scene_eventfd_signal(int fd);
+int scene_eventfd_drain(int fd);
+
+/// The longest path a Unix socket address holds (107 bytes on Linux, without the NUL).
+int scene_unix_path_max(void);
+/// A non-blocking, close-on-exec Unix stream socket bound to `path` and listening.
+int scene_unix_listen(const char *path, int backlog);
+/// A close-on-exec Unix stream socket connected to `path` (blocking connect, then
+/// non-blocking when `nonblocking` is set).
+int scene_unix_connect(const char *path, int nonblocking);
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int scene_accept(int listener);
+/// The peer's credentials (SO_PEERCRED).
+int scene_peer_credentials(int fd, uid_t *uid, pid_t *pid);
+
+/// send(2) with MSG_NOSIGNAL and MSG_DONTWAIT: a closed peer is an error, never SIGPIPE.
+ssize_t scene_send(int fd, const void *bytes, size_t count);
+/// sendmsg(2) of an iovec array with MSG_NOSIGNAL and MSG_DONTWAIT.
+ssize_t scene_sendv(int fd, const struct iovec *vectors, int count);
+ssize_t scene_recv(int fd, void *bytes, size_t capacity);
+
+/// Raises the soft open-file limit to the hard limit; returns the new soft limit.
+long scene_raise_open_file_limit(void);
+/// Sets or clears FD_CLOEXEC.
+int scene_set_cloexec(int fd, int on);
+
+#endif

@@ -1,0 +1,387 @@
+extension JSONValue {
+    /// Decodes a `Decodable` value straight from this JSON, without going through bytes.
+    ///
+    /// - Throws: `DecodingError` with the coding path of the first mismatch.
+    public func decoded<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        if let same = self as? T { return same }
+        return try T(from: JSONValueDecoder(value: self, codingPath: []))
+    }
+
+    /// Encodes an `Encodable` value straight into JSON, without going through bytes.
+    public static func encoded(_ value: some Encodable) throws -> JSONValue {
+        if let json = value as? JSONValue { return json }
+        let node = JSONValueEncoder.Node()
+        try JSONValueEncoder.encode(value, into: node, path: [])
+        return node.value
+    }
+}
+
+/// A `Decoder` over a ``JSONValue`` tree.
+struct JSONValueDecoder: Decoder {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let values) = value else { throw mismatch([JSONValue].self, value, codingPath) }
+        return UnkeyedContainer(values: values, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleContainer(value: value, codingPath: codingPath)
+    }
+}
+
+private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
+    .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type), found \(value)"))
+}
+
+/// Converts a JSON value to a primitive the way `JSONDecoder` does: numbers convert when
+/// they fit exactly.
+private func primitive<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T {
+    switch (type, value) {
+    case (is Bool.Type, .bool(let flag)): return flag as! T
+    case (is String.Type, .string(let text)): return text as! T
+    case (is Double.Type, _):
+        if let number = value.doubleValue { return number as! T }
+    case (is Float.Type, _):
+        if let number = value.doubleValue { return Float(number) as! T }
+    default:
+        break
+    }
+    if let integer = value.intValue {
+        switch type {
+        case is Int.Type: return integer as! T
+        case is Int8.Type: if let exact = Int8(exactly: integer) { return exact as! T }
+        case is Int16.Type: if let exact = Int16(exactly: integer) { return exact as! T }
+        case is Int32.Type: if let exact = Int32(exactly: integer) { return exact as! T }
+        case is Int64.Type: return Int64(integer) as! T
+        case is UInt.Type: if let exact = UInt(exactly: integer) { return exact as! T }
+        case is UInt8.Type: if let exact = UInt8(exactly: integer) { return exact as! T }
+        case is UInt16.Type: if let exact = UInt16(exactly: integer) { return exact as! T }
+        case is UInt32.Type: if let exact = UInt32(exactly: integer) { return exact as! T }
+        case is UInt64.Type: if let exact = UInt64(exactly: integer) { return exact as! T }
+        default: break
+        }
+    }
+    throw mismatch(type, value, path)
+}
+
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "\(index)"
+    }
+    init?(intValue: Int) { self.init(intValue) }
+    init?(stringValue: String) { return nil }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: [String: JSONValue]
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
+
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    private func member(_ key: Key) throws -> JSONValue {
+        guard let value = members[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
+        }
+        return value
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let value = try member(key)
+        return try JSONValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        JSONValueDecoder(value: .object(members), codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedDecodingContainer {
+    let values: [JSONValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(values: [JSONValue], codingPath: [any CodingKey]) {
+        self.values = values
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { values.count }
+    var isAtEnd: Bool { currentIndex >= values.count }
+
+    private mutating func next() throws -> (JSONValue, [any CodingKey]) {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                JSONValue.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
+        }
+        defer { currentIndex += 1 }
+        return (values[currentIndex], codingPath + [IndexKey(currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, values[currentIndex].isNull else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (value, path) = try next()
+        return try JSONValueDecoder(value: value, codingPath: path).decodeValue(type)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let (value, path) = try next()
+        return try JSONValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (value, path) = try next()
+        return try JSONValueDecoder(value: value, codingPath: path).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let (value, path) = try next()
+        return JSONValueDecoder(value: value, codingPath: path)
+    }
+}
+
+private struct SingleContainer: SingleValueDecodingContainer {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+
+    func decodeNil() -> Bool { value.isNull }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONValueDecoder(value: value, codingPath: codingPath).decodeValue(type)
+    }
+}
+
+extension JSONValueDecoder {
+    /// Decodes primitives directly and everything else through its `init(from:)`.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        switch type {
+        case is JSONValue.Type: return value as! T
+        case is Bool.Type, is String.Type, is Double.Type, is Float.Type, is Int.Type, is Int8.Type, is Int16.Type,
+            is Int32.Type, is Int64.Type, is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            return try primitive(type, value, codingPath)
+        default:
+            return try T(from: self)
+        }
+    }
+}
+
+/// An `Encoder` that builds a ``JSONValue`` tree: containers write into shared nodes, and
+/// the tree becomes a value once encoding ends, so nesting works at any depth.
+final class JSONValueEncoder: Encoder {
+    /// A node of the tree being built.
+    final class Node {
+        enum Content {
+            case empty
+            case value(JSONValue)
+            case object([String: Node])
+            case array([Node])
+        }
+
+        var content: Content = .empty
+
+        var value: JSONValue {
+            switch content {
+            case .empty: return .null
+            case .value(let value): return value
+            case .object(let members): return .object(members.mapValues(\.value))
+            case .array(let nodes): return .array(nodes.map(\.value))
+            }
+        }
+
+        func makeObject() {
+            if case .object = content { return }
+            content = .object([:])
+        }
+
+        func makeArray() {
+            if case .array = content { return }
+            content = .array([])
+        }
+
+        /// The node for member `key`, created empty if needed.
+        func member(_ key: String) -> Node {
+            makeObject()
+            guard case .object(var members) = content else { return Node() }
+            if let existing = members[key] { return existing }
+            let node = Node()
+            members[key] = node
+            content = .object(members)
+            return node
+        }
+
+        /// A new last element.
+        func append() -> Node {
+            makeArray()
+            guard case .array(var nodes) = content else { return Node() }
+            let node = Node()
+            nodes.append(node)
+            content = .array(nodes)
+            return node
+        }
+
+        var count: Int {
+            if case .array(let nodes) = content { return nodes.count }
+            return 0
+        }
+    }
+
+    let node: Node
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(node: Node = Node(), codingPath: [any CodingKey]) {
+        self.node = node
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        node.makeObject()
+        return KeyedEncodingContainer(KeyedEncoding<Key>(node: node, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        node.makeArray()
+        return UnkeyedEncoding(node: node, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleEncoding(node: node, codingPath: codingPath)
+    }
+
+    /// Encodes `value` into `node`.
+    static func encode(_ value: some Encodable, into node: Node, path: [any CodingKey]) throws {
+        if let json = value as? JSONValue {
+            node.content = .value(json)
+        } else if let primitive = primitiveJSON(value) {
+            node.content = .value(primitive)
+        } else {
+            try value.encode(to: JSONValueEncoder(node: node, codingPath: path))
+        }
+    }
+
+    static func primitiveJSON(_ value: Any) -> JSONValue? {
+        switch value {
+        case let flag as Bool: return .bool(flag)
+        case let text as String: return .string(text)
+        case let number as Int: return .integer(number)
+        case let number as Int8: return .integer(Int(number))
+        case let number as Int16: return .integer(Int(number))
+        case let number as Int32: return .integer(Int(number))
+        case let number as Int64: return .integer(Int(number))
+        case let number as UInt8: return .integer(Int(number))
+        case let number as UInt16: return .integer(Int(number))
+        case let number as UInt32: return .integer(Int(number))
+        case let number as UInt: return Int(exactly: number).map(JSONValue.integer) ?? .double(Double(number))
+        case let number as UInt64: return Int(exactly: number).map(JSONValue.integer) ?? .double(Double(number))
+        case let number as Double: return .double(number)
+        case let number as Float: return .double(Double(number))
+        default: return nil
+        }
+    }
+}
+
+private struct KeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: JSONValueEncoder.Node
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws {
+        node.member(key.stringValue).content = .value(.null)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try JSONValueEncoder.encode(value, into: node.member(key.stringValue), path: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        JSONValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        JSONValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        JSONValueEncoder(node: node.member("super"), codingPath: codingPath)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        JSONValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedEncoding: UnkeyedEncodingContainer {
+    let node: JSONValueEncoder.Node
+    let codingPath: [any CodingKey]
+
+    var count: Int { node.count }
+
+    mutating func encodeNil() throws { node.append().content = .value(.null) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        try JSONValueEncoder.encode(value, into: node.append(), path: codingPath + [IndexKey(index)])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let index = count
+        return JSONValueEncoder(node: node.append(), codingPath: codingPath + [IndexKey(index)]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let index = count
+        return JSONValueEncoder(node: node.append(), codingPath: codingPath + [IndexKey(index)]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let index = count
+        return JSONValueEncoder(node: node.append(), codingPath: codingPath + [IndexKey(index)])
+    }
+}
+
+private struct SingleEncoding: SingleValueEncodingContainer {
+    let node: JSONValueEncoder.Node
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { node.content = .value(.null) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try JSONValueEncoder.encode(value, into: node, path: codingPath)
+    }
+}

@@ -1,0 +1,178 @@
+import CSceneSystem
+import Foundation
+import Glibc
+import Synchronization
+
+/// Something the loop calls when its file descriptor is ready. Loop thread only.
+protocol LoopHandler: AnyObject {
+    func handle(events: UInt32)
+    /// The loop is stopping: release the descriptor.
+    func loopDidStop()
+}
+
+/// One epoll event-loop thread: it waits for readiness, runs handlers, runs work submitted
+/// from other threads, and flushes the writes queued during the iteration.
+///
+/// - ``execute(_:)`` may be called from any thread; the work runs on the loop thread, in
+///   submission order, after the I/O of the current iteration.
+/// - Everything a connection or listener does happens on this thread, so none of them
+///   needs a lock.
+public final class EventLoop: Sendable {
+    private let epoll: Int32
+    private let wake: Int32
+    private let submitted = Mutex<[@Sendable () -> Void]>([])
+    private let running = Atomic<Bool>(true)
+    private let loopThread = Mutex<pthread_t?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+    // Touched only on the loop thread (every access checks or runs there).
+    private nonisolated(unsafe) let confined = Confined()
+
+    final class Confined {
+        var handlers: [UInt64: any LoopHandler] = [:]
+        var nextToken: UInt64 = 1
+        var needsFlush: [SocketConnection] = []
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        deinit { scratch.deallocate() }
+    }
+
+    /// Starts a loop thread named `name`.
+    public init(name: String = "scene-loop") throws(SocketError) {
+        let epoll = scene_epoll_create()
+        guard epoll >= 0 else { throw SocketError("epoll_create1") }
+        let wake = scene_eventfd()
+        guard wake >= 0 else {
+            let error = SocketError("eventfd")
+            close(epoll)
+            throw error
+        }
+        guard scene_epoll_add(epoll, wake, UInt32(SCENE_EPOLLIN), 0) == 0 else {
+            let error = SocketError("epoll_ctl")
+            close(epoll)
+            close(wake)
+            throw error
+        }
+        self.epoll = epoll
+        self.wake = wake
+        let thread = Thread { [self] in self.run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var inEventLoop: Bool {
+        loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Runs `work` on the loop thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let wasEmpty = submitted.withLock { queue in
+            queue.append(work)
+            return queue.count == 1
+        }
+        if wasEmpty { _ = scene_eventfd_signal(wake) }
+    }
+
+    /// Stops the loop: every connection and listener is closed, then the thread ends.
+    /// Waits for that unless called on the loop thread itself.
+    public func shutdown() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        _ = scene_eventfd_signal(wake)
+        if !inEventLoop { finished.wait() }
+    }
+
+    // MARK: Loop-thread interface
+
+    func register(_ fd: Int32, events: UInt32, handler: any LoopHandler) throws(SocketError) -> UInt64 {
+        precondition(inEventLoop)
+        let token = confined.nextToken
+        confined.nextToken += 1
+        guard scene_epoll_add(epoll, fd, events, token) == 0 else { throw SocketError("epoll_ctl(ADD)") }
+        confined.handlers[token] = handler
+        return token
+    }
+
+    func modify(_ fd: Int32, token: UInt64, events: UInt32) {
+        precondition(inEventLoop)
+        _ = scene_epoll_modify(epoll, fd, events, token)
+    }
+
+    func deregister(_ fd: Int32, token: UInt64) {
+        precondition(inEventLoop)
+        _ = scene_epoll_remove(epoll, fd)
+        confined.handlers[token] = nil
+    }
+
+    /// Asks for `connection`'s queued writes to be flushed at the end of this iteration.
+    func scheduleFlush(_ connection: SocketConnection) {
+        confined.needsFlush.append(connection)
+    }
+
+    var scratch: UnsafeMutableRawBufferPointer { confined.scratch }
+
+    private func run() {
+        loopThread.withLock { $0 = pthread_self() }
+        var events = [scene_event](repeating: scene_event(), count: 256)
+        while running.load(ordering: .acquiring) {
+            let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, -1) }
+            if count > 0 {
+                for index in 0..<Int(count) {
+                    let event = events[index]
+                    if event.data == 0 {
+                        _ = scene_eventfd_drain(wake)
+                    } else if let handler = confined.handlers[event.data] {
+                        handler.handle(events: event.events)
+                    }
+                }
+            }
+            runSubmitted()
+            flushAll()
+        }
+        // Stopping: run what was submitted, then close everything still registered.
+        runSubmitted()
+        flushAll()
+        for handler in Array(confined.handlers.values) { handler.loopDidStop() }
+        confined.handlers.removeAll()
+        close(epoll)
+        close(wake)
+        finished.signal()
+    }
+
+    private func runSubmitted() {
+        while true {
+            let work = submitted.withLock { queue -> [@Sendable () -> Void] in
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
+            if work.isEmpty { return }
+            for item in work { item() }
+        }
+    }
+
+    private func flushAll() {
+        while !confined.needsFlush.isEmpty {
+            let connections = confined.needsFlush
+            confined.needsFlush.removeAll(keepingCapacity: true)
+            for connection in connections { connection.flush() }
+        }
+    }
+}
+
+/// A value that may be touched only on its loop's thread, carried across threads so that
+/// work submitted with ``EventLoop/execute(_:)`` can reach it.
+public struct LoopBound<Value>: @unchecked Sendable {
+    // Safe: `value` traps unless read on the loop thread, where all its use happens.
+    private let wrapped: Value
+    /// The loop the value belongs to.
+    public let loop: EventLoop
+
+    public init(_ value: Value, loop: EventLoop) {
+        self.wrapped = value
+        self.loop = loop
+    }
+
+    /// The value; on the loop thread only.
+    public var value: Value {
+        precondition(loop.inEventLoop, "a LoopBound value is used on its loop")
+        return wrapped
+    }
+}

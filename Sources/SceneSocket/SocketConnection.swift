@@ -1,0 +1,275 @@
+import CSceneSystem
+import Glibc
+
+/// Why a connection ended.
+public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
+    /// The peer closed the connection between frames.
+    case peerClosed
+    /// The peer closed the connection in the middle of a frame.
+    case eofMidFrame
+    /// The stream broke the framing rules (after the owner's error reply).
+    case framing(FramingError)
+    /// The peer fell behind: more than `cap` bytes were queued for it.
+    case writeQueueOverCap(cap: Int)
+    /// A read or write failed.
+    case io(SocketError)
+    /// The owner closed it, for this reason.
+    case local(String)
+    /// The event loop stopped.
+    case loopStopped
+
+    public var description: String {
+        switch self {
+        case .peerClosed: return "peer closed"
+        case .eofMidFrame: return "peer closed in the middle of a frame"
+        case .framing(let error): return "framing error: \(error.reason)"
+        case .writeQueueOverCap(let cap): return "peer fell behind: write queue over \(cap) bytes"
+        case .io(let error): return "I/O error: \(error)"
+        case .local(let reason): return reason
+        case .loopStopped: return "event loop stopped"
+        }
+    }
+}
+
+/// What a connection tells its owner. Called on the loop thread.
+public protocol FrameHandler: AnyObject {
+    /// A complete frame arrived; `payload` is valid only during the call.
+    func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer)
+    /// The stream broke the framing rules. Nothing more is read; the owner should answer
+    /// and call ``SocketConnection/closeAfterFlush(_:)``.
+    func connection(_ connection: SocketConnection, didFailFraming error: FramingError)
+    /// The connection ended; called once.
+    func connectionDidClose(_ connection: SocketConnection, reason: CloseReason)
+}
+
+/// A non-blocking Unix stream socket that reads and writes length-prefixed frames on an
+/// event loop. Every method must be called on the loop thread.
+///
+/// - Writes are queued in order and flushed together at the end of the loop iteration
+///   (several frames in one `sendmsg`).
+/// - A peer that falls behind by more than ``writeQueueCap`` bytes is disconnected.
+public final class SocketConnection: LoopHandler {
+    public let loop: EventLoop
+    /// The socket's descriptor (−1 once closed).
+    public private(set) var fd: Int32
+    /// The peer's user id and process id, when the kernel reported them.
+    public let peerUID: UInt32?
+    public let peerPID: Int32?
+    /// Who hears about frames and the end of the connection.
+    public var handler: (any FrameHandler)?
+    /// Queued bytes beyond which the peer is disconnected (default 8 MiB).
+    public var writeQueueCap = 8 << 20
+
+    private var decoder: FrameDecoder
+    private var token: UInt64 = 0
+    private var queue: [[UInt8]] = []
+    private var queueOffset = 0
+    private var queuedBytes = 0
+    private var watchingWritable = false
+    private var flushScheduled = false
+    private var closingAfterFlush: CloseReason?
+    private var framingFailed = false
+    private(set) public var isClosed = false
+
+    init(fd: Int32, loop: EventLoop, maximumFrame: Int) {
+        self.fd = fd
+        self.loop = loop
+        self.decoder = FrameDecoder(maximum: maximumFrame)
+        var uid: uid_t = 0
+        var pid: pid_t = 0
+        if scene_peer_credentials(fd, &uid, &pid) == 0 {
+            peerUID = uid
+            peerPID = pid
+        } else {
+            peerUID = nil
+            peerPID = nil
+        }
+    }
+
+    /// Connects to the Unix socket at `path` and registers the connection with `loop`.
+    /// Call on the loop thread.
+    public static func connect(path: String, loop: EventLoop, maximumFrame: Int = 1 << 20) throws(SocketError)
+        -> SocketConnection
+    {
+        let fd = scene_unix_connect(path, 1)
+        guard fd >= 0 else { throw SocketError("connect(\(path))") }
+        let connection = SocketConnection(fd: fd, loop: loop, maximumFrame: maximumFrame)
+        try connection.start()
+        return connection
+    }
+
+    /// Registers with the loop; reading starts.
+    func start() throws(SocketError) {
+        do {
+            token = try loop.register(fd, events: UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP), handler: self)
+        } catch {
+            Glibc.close(fd)
+            fd = -1
+            isClosed = true
+            throw error
+        }
+    }
+
+    /// How many bytes wait to be written.
+    public var pendingBytes: Int { queuedBytes }
+
+    /// Queues `payload` as one frame.
+    public func send(_ payload: some Collection<UInt8>) {
+        guard !isClosed, closingAfterFlush == nil else { return }
+        enqueue(FrameDecoder.frame(payload))
+    }
+
+    /// Queues bytes that already carry their frame headers.
+    public func sendFramed(_ bytes: [UInt8]) {
+        guard !isClosed, closingAfterFlush == nil else { return }
+        enqueue(bytes)
+    }
+
+    private func enqueue(_ bytes: [UInt8]) {
+        queue.append(bytes)
+        queuedBytes += bytes.count
+        if queuedBytes > writeQueueCap {
+            close(.writeQueueOverCap(cap: writeQueueCap))
+            return
+        }
+        if !flushScheduled {
+            flushScheduled = true
+            loop.scheduleFlush(self)
+        }
+    }
+
+    /// Closes once everything queued has been written (or the peer is gone).
+    public func closeAfterFlush(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        closingAfterFlush = reason
+        if queuedBytes == 0 {
+            close(reason)
+        } else if !flushScheduled {
+            flushScheduled = true
+            loop.scheduleFlush(self)
+        }
+    }
+
+    /// Closes now; queued bytes are dropped.
+    public func close(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.deregister(fd, token: token)
+        Glibc.close(fd)
+        fd = -1
+        queue.removeAll()
+        queuedBytes = 0
+        let handler = self.handler
+        self.handler = nil
+        handler?.connectionDidClose(self, reason: reason)
+    }
+
+    func loopDidStop() { close(.loopStopped) }
+
+    func handle(events: UInt32) {
+        if events & UInt32(SCENE_EPOLLOUT) != 0 { flush() }
+        if events & UInt32(SCENE_EPOLLIN | SCENE_EPOLLHUP | SCENE_EPOLLERR | SCENE_EPOLLRDHUP) != 0 { readAvailable() }
+    }
+
+    private func readAvailable() {
+        let scratch = loop.scratch
+        // Bounded per wake-up, so one busy peer cannot starve the others.
+        for _ in 0..<16 {
+            guard !isClosed else { return }
+            let count = scene_recv(fd, scratch.baseAddress, scratch.count)
+            if count > 0 {
+                if framingFailed { continue }
+                let error = decoder.feed(UnsafeRawBufferPointer(rebasing: scratch[..<count])) { payload in
+                    if !self.isClosed { self.handler?.connection(self, didReceive: payload) }
+                }
+                if let error, !framingFailed {
+                    framingFailed = true
+                    handler?.connection(self, didFailFraming: error)
+                }
+            } else if count == 0 {
+                if decoder.hasPartialFrame, !framingFailed {
+                    close(.eofMidFrame)
+                } else if queuedBytes > 0 {
+                    // Half-closed: the peer stopped sending but may still read our answers.
+                    loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLOUT))
+                    watchingWritable = true
+                    closeAfterFlush(closingAfterFlush ?? .peerClosed)
+                } else {
+                    close(closingAfterFlush ?? .peerClosed)
+                }
+                return
+            } else {
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                close(.io(SocketError("recv")))
+                return
+            }
+        }
+    }
+
+    /// Writes what is queued, as far as the socket takes it.
+    func flush() {
+        flushScheduled = false
+        guard !isClosed else { return }
+        while !queue.isEmpty {
+            let written = writeQueued()
+            if written < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    if !watchingWritable {
+                        watchingWritable = true
+                        loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP | SCENE_EPOLLOUT))
+                    }
+                    return
+                }
+                close(.io(SocketError("sendmsg")))
+                return
+            }
+            consume(written)
+        }
+        if watchingWritable {
+            watchingWritable = false
+            loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP))
+        }
+        if let reason = closingAfterFlush { close(reason) }
+    }
+
+    /// One `sendmsg` of up to 64 queued buffers; returns bytes written or −1.
+    private func writeQueued() -> Int {
+        let count = min(queue.count, 64)
+        if count == 1 {
+            return queue[0].withUnsafeBytes { bytes in
+                scene_send(fd, bytes.baseAddress! + queueOffset, bytes.count - queueOffset)
+            }
+        }
+        var vectors = [iovec](repeating: iovec(), count: count)
+        // The arrays stay alive in `queue` for the whole call.
+        return withVectors(0, count, &vectors)
+    }
+
+    private func withVectors(_ index: Int, _ count: Int, _ vectors: inout [iovec]) -> Int {
+        if index == count {
+            return vectors.withUnsafeBufferPointer { Int(scene_sendv(fd, $0.baseAddress, Int32(count))) }
+        }
+        return queue[index].withUnsafeBytes { bytes in
+            let skip = index == 0 ? queueOffset : 0
+            vectors[index] = iovec(
+                iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip), iov_len: bytes.count - skip)
+            return withVectors(index + 1, count, &vectors)
+        }
+    }
+
+    private func consume(_ written: Int) {
+        var remaining = written
+        queuedBytes -= written
+        while remaining > 0 {
+            let available = queue[0].count - queueOffset
+            if remaining >= available {
+                remaining -= available
+                queue.removeFirst()
+                queueOffset = 0
+            } else {
+                queueOffset += remaining
+                remaining = 0
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Glibc
+
+/// A system call failed; carries the call's name and `errno`.
+public struct SocketError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The call that failed: `bind`, `connect`, `epoll_ctl`, …
+    public let operation: String
+    /// The `errno` it left.
+    public let code: Int32
+
+    /// The failure of `operation`, with the `errno` it left.
+    public init(_ operation: String) {
+        self.init(operation, code: errno)
+    }
+
+    public init(_ operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// The system's text for the error.
+    public var message: String { String(cString: strerror(code)) }
+
+    public var description: String { "\(operation): \(message) (errno \(code))" }
+}

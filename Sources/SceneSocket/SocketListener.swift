@@ -1,0 +1,154 @@
+import CSceneSystem
+import Foundation
+import Glibc
+
+/// What a listener tells its owner. Called on the loop thread.
+public protocol ListenerHandler: AnyObject {
+    /// A peer connected and passed the uid check. The owner sets the connection's handler.
+    func listener(_ listener: SocketListener, didAccept connection: SocketConnection)
+    /// A peer of another user was refused and disconnected.
+    func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32)
+}
+
+/// A Unix listening socket on an event loop. Loop thread only, except ``bind``.
+///
+/// - Peers whose uid (`SO_PEERCRED`) differs from `allowedUID` are refused at once.
+/// - The socket file is mode 0600 in a folder of mode 0700.
+public final class SocketListener: LoopHandler {
+    public let loop: EventLoop
+    public let path: String
+    public let maximumFrame: Int
+    /// The uid allowed to connect; `nil` lets anyone the file mode lets in.
+    public let allowedUID: UInt32?
+    public weak var handler: (any ListenerHandler)?
+    private var fd: Int32
+    private var token: UInt64 = 0
+    private var closed = false
+
+    init(fd: Int32, path: String, loop: EventLoop, maximumFrame: Int, allowedUID: UInt32?) {
+        self.fd = fd
+        self.path = path
+        self.loop = loop
+        self.maximumFrame = maximumFrame
+        self.allowedUID = allowedUID
+    }
+
+    /// Binds a listening socket at `path` and starts accepting on `loop`. Call on the loop
+    /// thread.
+    ///
+    /// - The folder is created (mode 0700) if needed; the socket file gets mode 0600.
+    /// - A stale socket file is replaced only when nothing answers on it; a live one is
+    ///   ``SocketPlacementError/inUse(_:)``.
+    public static func listen(
+        path: String, loop: EventLoop, maximumFrame: Int = 1 << 20, allowedUID: UInt32? = SocketPlacement.currentUID,
+        fileMode: UInt32 = 0o600
+    ) throws(SocketPlacementError) -> SocketListener {
+        try SocketPlacement.prepare(path)
+        let fd = scene_unix_listen(path, 512)
+        guard fd >= 0 else { throw .system(SocketError("bind(\(path))")) }
+        guard chmod(path, mode_t(fileMode)) == 0 else {
+            let error = SocketError("chmod(\(path))")
+            Glibc.close(fd)
+            throw .system(error)
+        }
+        let listener = SocketListener(fd: fd, path: path, loop: loop, maximumFrame: maximumFrame, allowedUID: allowedUID)
+        do {
+            listener.token = try loop.register(fd, events: UInt32(SCENE_EPOLLIN), handler: listener)
+        } catch {
+            Glibc.close(fd)
+            throw .system(error)
+        }
+        return listener
+    }
+
+    /// Stops accepting and removes the socket file.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        loop.deregister(fd, token: token)
+        Glibc.close(fd)
+        unlink(path)
+    }
+
+    func loopDidStop() { close() }
+
+    func handle(events: UInt32) {
+        while !closed {
+            let client = scene_accept(fd)
+            guard client >= 0 else { return }  // EAGAIN, or a transient accept error
+            let connection = SocketConnection(fd: client, loop: loop, maximumFrame: maximumFrame)
+            if let allowedUID, connection.peerUID != allowedUID {
+                Glibc.close(client)
+                handler?.listener(self, didRefusePeer: connection.peerUID ?? UInt32.max, pid: connection.peerPID ?? 0)
+                continue
+            }
+            do {
+                try connection.start()
+            } catch {
+                continue
+            }
+            handler?.listener(self, didAccept: connection)
+        }
+    }
+}
+
+/// Why a socket could not be placed at its path.
+public enum SocketPlacementError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path is longer than a Unix socket address holds.
+    case pathTooLong(String, limit: Int)
+    /// Something answers on the socket already: another server runs there.
+    case inUse(String)
+    /// The folder exists but is not private (mode 0700) to this user.
+    case unsafeFolder(String)
+    /// A system call failed.
+    case system(SocketError)
+
+    public var description: String {
+        switch self {
+        case .pathTooLong(let path, let limit):
+            return "socket path is \(path.utf8.count) bytes, longer than the \(limit) a Unix socket allows: \(path)"
+        case .inUse(let path): return "a server already answers on \(path)"
+        case .unsafeFolder(let path): return "socket folder \(path) must be a directory of mode 0700 owned by this user"
+        case .system(let error): return error.description
+        }
+    }
+}
+
+/// Where sockets go and how their folder is made safe.
+public enum SocketPlacement {
+    /// This process's user id.
+    public static var currentUID: UInt32 { getuid() }
+
+    /// The longest socket path Linux accepts (107 bytes).
+    public static var maximumPathLength: Int { Int(scene_unix_path_max()) }
+
+    /// Creates the folder (0700) and clears a stale socket file at `path`.
+    static func prepare(_ path: String) throws(SocketPlacementError) {
+        guard path.utf8.count <= maximumPathLength else {
+            throw .pathTooLong(path, limit: maximumPathLength)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            var info = stat()
+            if stat(folder, &info) != 0 {
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                    throw .system(SocketError("mkdir(\(folder))"))
+                }
+            } else if (info.st_mode & S_IFMT) != S_IFDIR || info.st_uid != getuid() {
+                throw .unsafeFolder(folder)
+            } else if info.st_mode & 0o077 != 0 {
+                // Our own folder: make it private rather than refuse.
+                guard chmod(folder, 0o700) == 0 else { throw .system(SocketError("chmod(\(folder))")) }
+            }
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .inUse(path) }
+        let probe = scene_unix_connect(path, 0)
+        if probe >= 0 {
+            Glibc.close(probe)
+            throw .inUse(path)
+        }
+        unlink(path)
+    }
+}
