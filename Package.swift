@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "SceneTesting", targets: ["SceneTesting"]),
         .library(name: "SceneSocket", targets: ["SceneSocket"]),
         .library(name: "SceneWire", targets: ["SceneWire"]),
+        .library(name: "SceneCoordinator", targets: ["SceneCoordinator"]),
+        .library(name: "SceneClient", targets: ["SceneClient"]),
+        .executable(name: "scenectl", targets: ["scenectl"]),
         .executable(name: "flow-tour", targets: ["flow-tour"]),
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
@@ -30,6 +33,15 @@ let package = Package(
         .target(name: "CSceneSystem"),
         .target(name: "SceneSocket", dependencies: ["CSceneSystem"], swiftSettings: strictSwift),
         .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneCore"], swiftSettings: strictSwift),
+        .target(
+            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket"],
+            swiftSettings: strictSwift),
+        .target(
+            name: "SceneClient", dependencies: ["SceneFlow", "SceneWire", "SceneSocket"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "scenectl",
+            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient"],
+            swiftSettings: strictSwift),
         .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",

@@ -47,26 +47,97 @@ extension RegistryState {
     ///   viewer-1 = "42"  active  focused  path: push({"doc":"42","screen":"page"})
     /// ```
     public var tree: String {
+        SceneTree(
+            app: app, phase: phase.rawValue, focused: focused?.description, immersive: immersive?.description,
+            pendingLink: pendingLink,
+            scenes: scenes.map { SceneTree.Scene(id: $0.id, kind: SceneTree.describe($0.kind), policy: SceneTree.describe($0.instances)) },
+            instances: instances.map { info in
+                SceneTree.Instance(
+                    id: info.id.description, scene: info.scene, value: info.value, phase: info.phase.rawValue,
+                    focused: info.focused, pushedFrom: info.pushedFrom?.description, path: info.path.map(\.description))
+            }
+        ).text
+    }
+}
+
+/// The scene tree as text, from plain values, so that every front end prints it alike.
+public struct SceneTree: Sendable {
+    public struct Scene: Sendable {
+        public let id: String
+        public let kind: String
+        public let policy: String
+        public init(id: String, kind: String, policy: String) {
+            self.id = id
+            self.kind = kind
+            self.policy = policy
+        }
+    }
+
+    public struct Instance: Sendable {
+        public let id: String
+        public let scene: String
+        public let value: JSONValue?
+        public let phase: String
+        public let focused: Bool
+        public let pushedFrom: String?
+        /// The path's steps, each already printed (`push("page")`).
+        public let path: [String]
+        public init(
+            id: String, scene: String, value: JSONValue?, phase: String, focused: Bool, pushedFrom: String?, path: [String]
+        ) {
+            self.id = id
+            self.scene = scene
+            self.value = value
+            self.phase = phase
+            self.focused = focused
+            self.pushedFrom = pushedFrom
+            self.path = path
+        }
+    }
+
+    public let app: String
+    public let phase: String
+    public let focused: String?
+    public let immersive: String?
+    public let pendingLink: String?
+    public let scenes: [Scene]
+    public let instances: [Instance]
+
+    public init(
+        app: String, phase: String, focused: String?, immersive: String?, pendingLink: String?, scenes: [Scene],
+        instances: [Instance]
+    ) {
+        self.app = app
+        self.phase = phase
+        self.focused = focused
+        self.immersive = immersive
+        self.pendingLink = pendingLink
+        self.scenes = scenes
+        self.instances = instances
+    }
+
+    /// The tree, one line per app, scene and instance.
+    public var text: String {
         var lines = [
-            "\(app)  phase \(phase.rawValue)  focused \(focused?.description ?? "none")  immersive \(immersive?.description ?? "none")  pending link \(pendingLink ?? "none")"
+            "\(app)  phase \(phase)  focused \(focused ?? "none")  immersive \(immersive ?? "none")  pending link \(pendingLink ?? "none")"
         ]
         let byScene = Dictionary(grouping: instances, by: \.scene)
         for scene in scenes {
-            lines.append("\(scene.id)  \(RegistryState.describe(scene.kind)), \(RegistryState.describe(scene.instances))")
+            lines.append("\(scene.id)  \(scene.kind), \(scene.policy)")
             for info in byScene[scene.id] ?? [] {
                 var line = "  \(info.id)"
-                if let value = info.value { line += " = \(value)" }
-                line += "  \(info.phase.rawValue)"
+                if let value = info.value, !value.isNull { line += " = \(value)" }
+                line += "  \(info.phase)"
                 if info.focused { line += "  focused" }
                 if let parent = info.pushedFrom { line += "  pushed from \(parent)" }
-                let path = info.path.isEmpty ? "(root)" : info.path.map { "\($0)" }.joined(separator: " > ")
-                lines.append(line + "  path: " + path)
+                lines.append(line + "  path: " + (info.path.isEmpty ? "(root)" : info.path.joined(separator: " > ")))
             }
         }
         return lines.joined(separator: "\n")
     }
 
-    static func describe(_ kind: SceneKind) -> String {
+    /// `window`, `volume 0.6x0.6x0.6 m`, `immersive full`.
+    public static func describe(_ kind: SceneKind) -> String {
         switch kind {
         case .window: return "window"
         case .volume(let size): return "volume \(size.width)x\(size.height)x\(size.depth) m"
@@ -74,7 +145,8 @@ extension RegistryState {
         }
     }
 
-    static func describe(_ policy: InstancePolicy) -> String {
+    /// `single`, `perValue`, `multiple`, `multiple, max 3`.
+    public static func describe(_ policy: InstancePolicy) -> String {
         switch policy {
         case .single: return "single"
         case .perValue: return "perValue"

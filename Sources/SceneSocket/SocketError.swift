@@ -1,3 +1,4 @@
+import CSceneSystem
 import Glibc
 
 /// A system call failed; carries the call's name and `errno`.
@@ -21,4 +22,13 @@ public struct SocketError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String { String(cString: strerror(code)) }
 
     public var description: String { "\(operation): \(message) (errno \(code))" }
+}
+
+/// Process-wide limits a server adjusts.
+public enum SocketLimits {
+    /// Raises the soft open-file limit to the hard one; returns the new soft limit, or -1.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int {
+        Int(scene_raise_open_file_limit())
+    }
 }

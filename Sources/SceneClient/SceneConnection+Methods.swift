@@ -1,0 +1,107 @@
+public import SceneFlow
+public import SceneWire
+
+extension SceneConnection {
+    /// `scene.open`: opens `scene` by its instance policy.
+    @discardableResult
+    public func open(_ scene: String, value: JSONValue? = nil) async throws(ClientError) -> OpenResult {
+        try await call(.sceneOpen, params: OpenParams(scene: scene, value: value))
+    }
+
+    /// `scene.push`: opens `scene` in place of window `from`.
+    @discardableResult
+    public func push(_ scene: String, value: JSONValue? = nil, from: String) async throws(ClientError) -> InstanceObject {
+        try await call(.scenePush, params: PushParams(scene: scene, value: value, from: from), as: InstanceResult.self).instance
+    }
+
+    /// `scene.dismiss` {instance}: dismisses one instance and its pushed windows.
+    @discardableResult
+    public func dismiss(instance: String) async throws(ClientError) -> [String] {
+        try await call(.sceneDismiss, params: DismissParams(instance: instance), as: DismissResult.self).dismissed
+    }
+
+    /// `scene.dismiss` {scene, value?}: dismisses a scene's instances.
+    @discardableResult
+    public func dismiss(scene: String, value: JSONValue? = nil) async throws(ClientError) -> [String] {
+        try await call(.sceneDismiss, params: DismissParams(scene: scene, value: value), as: DismissResult.self).dismissed
+    }
+
+    /// `immersive.dismiss`: dismisses the open immersive space.
+    @discardableResult
+    public func dismissImmersive() async throws(ClientError) -> [String] {
+        try await call(.immersiveDismiss, params: EmptyResult(), as: DismissResult.self).dismissed
+    }
+
+    /// `scene.focus`.
+    @discardableResult
+    public func focus(_ instance: String) async throws(ClientError) -> InstanceObject {
+        try await call(.sceneFocus, params: FocusParams(instance: instance), as: InstanceResult.self).instance
+    }
+
+    /// `scene.route`: asks for `route` from instance `from`.
+    @discardableResult
+    public func route(_ route: JSONValue, from: String) async throws(ClientError) -> RouteResult {
+        try await call(.sceneRoute, params: RouteParams(from: from, route: route))
+    }
+
+    /// `flow.send`: one intent in `instance`'s flow.
+    @discardableResult
+    public func send(_ intent: FlowIntent<JSONValue>, to instance: String) async throws(ClientError) -> FlowSendResult {
+        try await call(.flowSend, params: FlowSendParams(instance: instance, intent: intent))
+    }
+
+    /// `flow.apply`: resets `instance`'s path to `plan`.
+    @discardableResult
+    public func apply(_ plan: FlowPlan<JSONValue>, to instance: String) async throws(ClientError) -> [RouteStep<JSONValue>] {
+        try await call(.flowApply, params: FlowApplyParams(instance: instance, plan: plan), as: PathResult.self).path
+    }
+
+    /// `flow.batch`.
+    @discardableResult
+    public func batch(_ intents: [FlowIntent<JSONValue>], to instance: String, stopOnFailure: Bool = false)
+        async throws(ClientError) -> FlowBatchResultObject
+    {
+        try await call(.flowBatch, params: FlowBatchParams(instance: instance, intents: intents, stopOnFailure: stopOnFailure))
+    }
+
+    /// `flow.transaction`: all or nothing.
+    @discardableResult
+    public func transaction(_ intents: [FlowIntent<JSONValue>], to instance: String) async throws(ClientError)
+        -> [RouteStep<JSONValue>]
+    {
+        try await call(.flowTransaction, params: FlowTransactionParams(instance: instance, intents: intents), as: PathResult.self).path
+    }
+
+    /// `link.open`.
+    @discardableResult
+    public func openLink(_ url: String) async throws(ClientError) -> LinkOpenResult {
+        try await call(.linkOpen, params: LinkOpenParams(url: url))
+    }
+
+    /// `auth.set`; answers the `replayed` member (null when nothing was replayed).
+    @discardableResult
+    public func setAuthenticated(_ authenticated: Bool) async throws(ClientError) -> JSONValue {
+        let result = try await call(WireMethod.authSet.rawValue, params: WireCodec.json(AuthSetParams(authenticated: authenticated)))
+        return result["replayed"] ?? .null
+    }
+
+    /// `state`.
+    public func state() async throws(ClientError) -> StateResult {
+        try await call(.state, params: EmptyResult())
+    }
+
+    /// `unsubscribe`.
+    public func unsubscribe() async throws(ClientError) {
+        _ = try await call(WireMethod.unsubscribe.rawValue, params: .object([:]))
+    }
+
+    /// `ping`.
+    public func ping() async throws(ClientError) {
+        _ = try await call(WireMethod.ping.rawValue, params: nil)
+    }
+
+    /// `coordinator.shutdown`: the coordinator answers, then stops.
+    public func shutdownCoordinator() async throws(ClientError) {
+        _ = try await call(WireMethod.coordinatorShutdown.rawValue, params: .object([:]))
+    }
+}

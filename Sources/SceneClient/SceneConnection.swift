@@ -1,0 +1,269 @@
+public import SceneFlow
+import SceneSocket
+
+public import SceneWire
+import Synchronization
+
+/// Why a call through a ``SceneConnection`` failed.
+public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing answers at the socket path (or it cannot be reached).
+    case cannotConnect(path: String, detail: String)
+    /// The connection ended before the answer came.
+    case connectionClosed(String)
+    /// The coordinator answered with an error.
+    case remote(WireError)
+    /// The answer did not have the expected shape.
+    case invalidResponse(String)
+    /// No answer within the time allowed.
+    case timedOut(method: String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .cannotConnect(let path, let detail): return "cannot connect to \(path): \(detail)"
+        case .connectionClosed(let reason): return "the connection closed: \(reason)"
+        case .remote(let error): return error.description
+        case .invalidResponse(let detail): return "unexpected answer: \(detail)"
+        case .timedOut(let method, let seconds): return "\(method) got no answer within \(seconds) s"
+        }
+    }
+
+    /// The remote error's `data.reason`, when the coordinator refused the request.
+    public var reason: String? {
+        if case .remote(let error) = self { return error.reason }
+        return nil
+    }
+}
+
+/// One event notification: `{seq, type, …}`.
+public struct WireEvent: Hashable, Sendable {
+    /// The registry's sequence number.
+    public let seq: UInt64
+    /// `scene.opened`, `flow.changed`, …
+    public let type: String
+    /// Every member of the notification's params, `seq` and `type` included.
+    public let params: JSONValue
+
+    /// The topic: the part of ``type`` before the dot.
+    public var topic: String { String(type.prefix { $0 != "." }) }
+}
+
+/// A connection to a coordinator: JSON-RPC over the Unix socket, with the handshake done.
+///
+/// - Calls may be made from any task, concurrently; answers are matched by id.
+/// - All connections of a process share one event-loop thread.
+public final class SceneConnection: Sendable {
+    /// What the coordinator answered to `hello`.
+    public let hello: HelloResult
+    let link: ClientLink
+    private let timeout: Double?
+
+    private init(link: ClientLink, hello: HelloResult, timeout: Double?) {
+        self.link = link
+        self.hello = hello
+        self.timeout = timeout
+    }
+
+    /// Connects to the coordinator at `path` and says `hello`.
+    ///
+    /// - `timeout` bounds every call, the handshake included (`nil`: wait forever).
+    public static func connect(
+        path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30
+    ) async throws(ClientError) -> SceneConnection {
+        let link = try await ClientLink.open(path: path)
+        let params = WireCodec.json(HelloParams(role: role.rawValue, client: client, token: token))
+        let result = try await link.call(WireMethod.hello.rawValue, params: params, timeout: timeout)
+        let hello: HelloResult
+        do {
+            hello = try result.decoded(as: HelloResult.self)
+        } catch {
+            link.close()
+            throw .invalidResponse("hello: \(error)")
+        }
+        return SceneConnection(link: link, hello: hello, timeout: timeout)
+    }
+
+    /// Calls `method` with raw JSON params and returns the raw result.
+    public func call(_ method: String, params: JSONValue? = nil) async throws(ClientError) -> JSONValue {
+        try await link.call(method, params: params, timeout: timeout)
+    }
+
+    /// Calls `method` and decodes its result as `R`.
+    public func call<R: Decodable>(_ method: WireMethod, params: some Encodable, as type: R.Type = R.self) async throws(ClientError) -> R {
+        let result = try await link.call(method.rawValue, params: WireCodec.json(params), timeout: timeout)
+        do {
+            return try result.decoded(as: R.self)
+        } catch {
+            throw .invalidResponse("\(method.rawValue): \(error)")
+        }
+    }
+
+    /// Sends a notification: no answer comes.
+    public func notify(_ method: String, params: JSONValue? = nil) {
+        link.notify(method, params: params)
+    }
+
+    /// Closes the connection; calls waiting for answers fail.
+    public func close() {
+        link.close()
+    }
+
+    /// Subscribes to `topics` (all when nil) and returns the current sequence number and
+    /// the stream of events after it.
+    public func subscribe(topics: [WireTopic]? = nil, buffering: EventBuffering = .unbounded) async throws(ClientError)
+        -> (seq: UInt64, events: EventStream<WireEvent>)
+    {
+        // Registered before the request, so no event after the answer's seq is missed.
+        let stream = link.events.subscribe(buffering: buffering)
+        let result: SubscribeResult = try await call(.subscribe, params: SubscribeParams(topics: topics?.map(\.rawValue)))
+        return (result.seq, stream)
+    }
+}
+
+/// The loop-side half of a connection, shared by the caller side through a lock.
+final class ClientLink: Sendable {
+    private struct State {
+        var nextID = 1
+        var pending: [Int: CheckedContinuation<Result<JSONValue, ClientError>, Never>] = [:]
+        var closed: ClientError?
+    }
+
+    private let state = Mutex(State())
+    let events = EventBroadcaster<WireEvent>()
+    private let connection: LoopBound<SocketConnection>
+    let loop: EventLoop
+
+    private init(connection: LoopBound<SocketConnection>, loop: EventLoop) {
+        self.connection = connection
+        self.loop = loop
+    }
+
+    /// The process's client loop, started on first use.
+    private static let sharedLoop = Mutex<EventLoop?>(nil)
+
+    static func loop() throws(ClientError) -> EventLoop {
+        let made: Result<EventLoop, SocketError> = sharedLoop.withLock { loop in
+            if let loop { return .success(loop) }
+            do throws(SocketError) {
+                let created = try EventLoop(name: "scene-client")
+                loop = created
+                return .success(created)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let loop): return loop
+        case .failure(let error): throw .cannotConnect(path: "", detail: "cannot start the client loop: \(error)")
+        }
+    }
+
+    static func open(path: String) async throws(ClientError) -> ClientLink {
+        let loop = try loop()
+        let result: Result<ClientLink, ClientError> = await withCheckedContinuation { continuation in
+            loop.execute {
+                do throws(SocketError) {
+                    let connection = try SocketConnection.connect(path: path, loop: loop)
+                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop)
+                    connection.handler = ClientHandler(link: link)
+                    continuation.resume(returning: .success(link))
+                } catch {
+                    continuation.resume(returning: .failure(.cannotConnect(path: path, detail: error.message)))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    func call(_ method: String, params: JSONValue?, timeout: Double?) async throws(ClientError) -> JSONValue {
+        let result: Result<JSONValue, ClientError> = await withCheckedContinuation { continuation in
+            let id: Int? = state.withLock { state in
+                if state.closed != nil { return nil }
+                defer { state.nextID += 1 }
+                state.pending[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else {
+                continuation.resume(returning: .failure(state.withLock { $0.closed } ?? .connectionClosed("closed")))
+                return
+            }
+            let message = WireCodec.request(id: .integer(id), method: method, params: params)
+            let connection = self.connection
+            loop.execute { connection.value.send(message) }
+            if let timeout {
+                Task {
+                    try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                    self.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    func notify(_ method: String, params: JSONValue?) {
+        let message = WireCodec.request(id: nil, method: method, params: params)
+        let connection = self.connection
+        loop.execute { connection.value.send(message) }
+    }
+
+    func resolve(_ id: Int, _ result: Result<JSONValue, ClientError>) {
+        let waiter = state.withLock { $0.pending.removeValue(forKey: id) }
+        waiter?.resume(returning: result)
+    }
+
+    /// Fails every waiting call and ends the event streams.
+    func closed(_ reason: ClientError) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Result<JSONValue, ClientError>, Never>] in
+            state.closed = reason
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(reason)) }
+        events.finish()
+    }
+
+    func close() {
+        let connection = self.connection
+        loop.execute { connection.value.closeAfterFlush(.local("closed by the client")) }
+    }
+}
+
+/// Reads answers and events on the loop thread.
+final class ClientHandler: FrameHandler {
+    let link: ClientLink
+
+    init(link: ClientLink) {
+        self.link = link
+    }
+
+    func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
+        guard case .success(let envelope) = Envelope.scan(payload) else {
+            connection.close(.local("the coordinator sent something that is not a JSON-RPC object"))
+            return
+        }
+        if envelope.method == WireMethod.event, let range = envelope.params {
+            let params = Envelope.value(at: range, in: payload)
+            if let seq = params["seq"]?.intValue, let type = params["type"]?.stringValue {
+                link.events.publish(WireEvent(seq: UInt64(seq), type: type, params: params))
+            }
+            return
+        }
+        guard let id = envelope.id?.intValue else { return }
+        if let range = envelope.error {
+            let error = WireError(json: Envelope.value(at: range, in: payload))
+                ?? WireError(code: WireCode.domain, message: "malformed error object")
+            link.resolve(id, .failure(.remote(error)))
+        } else if let range = envelope.result {
+            link.resolve(id, .success(Envelope.value(at: range, in: payload)))
+        } else {
+            link.resolve(id, .failure(.invalidResponse("an answer with neither result nor error")))
+        }
+    }
+
+    func connection(_ connection: SocketConnection, didFailFraming error: FramingError) {
+        connection.close(.framing(error))
+    }
+
+    func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
+        link.closed(.connectionClosed(reason.description))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SceneCore
+import SceneFlow
+import SceneSocket
+import SceneWire
+
+/// The loop-thread side of a coordinator: the listener and its sessions.
+final class CoordinatorServer: ListenerHandler {
+    let registry: SceneRegistry<JSONValue>
+    let configuration: CoordinatorConfiguration
+    let loop: EventLoop
+    private var listener: SocketListener?
+    private var sessions: [ObjectIdentifier: Session] = [:]
+    private var nextSession = 1
+    /// Set by the coordinator: stop everything, once the shutdown answer is out.
+    var onShutdownRequest: (() -> Void)?
+    private var closed = false
+
+    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop) throws {
+        self.registry = registry
+        self.configuration = configuration
+        self.loop = loop
+        let listener = try SocketListener.listen(
+            path: configuration.socketPath, loop: loop, maximumFrame: configuration.maximumFrame,
+            allowedUID: configuration.allowedUID)
+        self.listener = listener
+        listener.handler = self
+        Log.info("serving \(registry.app) on \(configuration.socketPath)")
+    }
+
+    var sessionCount: Int { sessions.count }
+
+    func listener(_ listener: SocketListener, didAccept connection: SocketConnection) {
+        connection.writeQueueCap = configuration.writeQueueCap
+        guard !closed else {
+            connection.close(.local("shutting down"))
+            return
+        }
+        guard sessions.count < configuration.maximumConnections else {
+            Log.warn("refused a connection: \(configuration.maximumConnections) connections already")
+            let error = WireError.domain(
+                reason: WireReason.tooManyConnections,
+                message: "the coordinator serves at most \(configuration.maximumConnections) connections")
+            connection.send(WireCodec.response(id: .null, error: error))
+            connection.closeAfterFlush(.local("too many connections"))
+            return
+        }
+        let session = Session(connection: connection, server: self, name: "session-\(nextSession)")
+        nextSession += 1
+        sessions[ObjectIdentifier(session)] = session
+        connection.handler = session
+    }
+
+    func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32) {
+        Log.warn("refused a peer of uid \(uid) (pid \(pid)): only uid \(configuration.allowedUID.map(String.init) ?? "any") may connect")
+    }
+
+    func sessionDidClose(_ session: Session) {
+        sessions[ObjectIdentifier(session)] = nil
+    }
+
+    /// A `coordinator.shutdown` answer was queued: stop once it is written.
+    func requestShutdown() {
+        // Run after this iteration's flush, so the answer leaves first.
+        let server = LoopBound(self, loop: loop)
+        loop.execute { server.value.onShutdownRequest?() }
+    }
+
+    /// Stops accepting and closes every session (answers already queued are flushed first).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        listener?.close()
+        listener = nil
+        for session in Array(sessions.values) { session.shutdown() }
+        Log.info("stopped serving \(registry.app)")
+    }
+}

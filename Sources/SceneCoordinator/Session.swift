@@ -1,0 +1,281 @@
+import Foundation
+import SceneCore
+import SceneFlow
+import SceneSocket
+import SceneWire
+import Synchronization
+
+/// One connection's protocol state: the handshake, the role, the subscription, and the
+/// ordered queue of its requests. Lives on the loop thread.
+///
+/// - The envelope is scanned on the loop thread; malformed messages, `hello`, `ping` and
+///   requests before `hello` are answered there without touching the registry.
+/// - Every other request joins the connection's queue and is applied in arrival order.
+final class Session: FrameHandler {
+    let connection: SocketConnection
+    unowned let server: CoordinatorServer
+    let name: String
+    private(set) var role: WireRole?
+    private var client = ""
+    private let requests: RequestQueue
+    private var subscription: Task<Void, Never>?
+
+    init(connection: SocketConnection, server: CoordinatorServer, name: String) {
+        self.connection = connection
+        self.server = server
+        self.name = name
+        self.requests = RequestQueue()
+    }
+
+    var bound: LoopBound<Session> { LoopBound(self, loop: connection.loop) }
+
+    // MARK: Frames
+
+    func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
+        let envelope: Envelope
+        switch Envelope.scan(payload) {
+        case .success(let scanned):
+            envelope = scanned
+        case .failure(.parse(let error)):
+            reply(.null, error: .parse(error.description))
+            return
+        case .failure(.batch):
+            reply(.null, error: .invalidRequest("batches are not supported in protocol v1", reason: WireReason.batchNotSupported))
+            return
+        case .failure(.notAnObject):
+            reply(.null, error: .invalidRequest("a message must be a JSON object"))
+            return
+        }
+        // A request's id must be a number or a string; anything else is answered with null.
+        var id: JSONValue?
+        switch envelope.id {
+        case .integer?, .double?, .string?:
+            id = envelope.id
+        case nil:
+            id = nil
+        default:
+            reply(.null, error: .invalidRequest("id must be a number or a string"))
+            return
+        }
+        guard envelope.version == "2.0" else {
+            if let id { reply(id, error: .invalidRequest("jsonrpc must be \"2.0\"")) }
+            return
+        }
+        guard let method = envelope.method else {
+            if let id {
+                reply(id, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
+            } else {
+                reply(.null, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
+            }
+            return
+        }
+        var params: JSONValue?
+        if let range = envelope.params {
+            let value = Envelope.value(at: range, in: payload)
+            guard case .object = value else {
+                if let id { reply(id, error: .invalidParams("params must be an object")) }
+                return
+            }
+            params = value
+        }
+        // Notifications get no answer, not even an error.
+        guard let id else { return }
+        handle(method: method, id: id, params: params)
+    }
+
+    func connection(_ connection: SocketConnection, didFailFraming error: FramingError) {
+        let detail: String
+        switch error {
+        case .emptyFrame: detail = "a frame's length must be at least 1"
+        case .frameTooLarge(let length, let maximum): detail = "a frame of \(length) bytes is over the maximum of \(maximum)"
+        }
+        Log.info("\(name): \(detail); closing")
+        reply(.null, error: .invalidRequest(detail, reason: error.reason))
+        connection.closeAfterFlush(.framing(error))
+    }
+
+    func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
+        if case .writeQueueOverCap = reason { Log.warn("\(name) (\(client)): \(reason); disconnected") }
+        Log.debug("\(name) closed: \(reason)")
+        subscription?.cancel()
+        subscription = nil
+        requests.cancel()
+        server.sessionDidClose(self)
+    }
+
+    /// Closes once queued answers are written (coordinator shutdown).
+    func shutdown() {
+        subscription?.cancel()
+        connection.closeAfterFlush(.local("coordinator shutting down"))
+    }
+
+    // MARK: Answers
+
+    func reply(_ id: JSONValue, result: JSONValue) {
+        connection.send(WireCodec.response(id: id, result: result))
+    }
+
+    func reply(_ id: JSONValue, error: WireError) {
+        connection.send(WireCodec.response(id: id, error: error))
+    }
+
+    /// Answers from any thread: the answer is written on the loop thread.
+    nonisolated static func answer(_ session: LoopBound<Session>, id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        session.loop.execute {
+            let session = session.value
+            guard !session.connection.isClosed else { return }
+            switch outcome {
+            case .success(let result): session.reply(id, result: result)
+            case .failure(let error): session.reply(id, error: error)
+            }
+        }
+    }
+
+    // MARK: Dispatch
+
+    private func handle(method: String, id: JSONValue, params: JSONValue?) {
+        if method == WireMethod.hello.rawValue {
+            hello(id: id, params: params)
+            return
+        }
+        guard role != nil else {
+            reply(id, error: .notInitialized)
+            return
+        }
+        guard let known = WireMethod(rawValue: method) else {
+            reply(id, error: .methodNotFound(method))
+            return
+        }
+        switch known {
+        case .ping:
+            reply(id, result: .object([:]))
+        case .coordinatorShutdown:
+            reply(id, result: .object([:]))
+            Log.info("\(name) (\(client)) asked the coordinator to shut down")
+            server.requestShutdown()
+        case .subscribe:
+            subscribe(id: id, params: params)
+        case .unsubscribe:
+            subscription?.cancel()
+            subscription = nil
+            reply(id, result: .object([:]))
+        default:
+            let registry = server.registry
+            let session = bound
+            requests.enqueue {
+                let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
+                Session.answer(session, id: id, outcome)
+            }
+        }
+    }
+
+    private func hello(id: JSONValue, params: JSONValue?) {
+        guard role == nil else {
+            reply(id, error: .invalidRequest("hello was already answered", reason: WireReason.alreadyInitialized))
+            return
+        }
+        let hello: HelloParams
+        do {
+            hello = try WireCodec.decode(HelloParams.self, from: params)
+        } catch {
+            reply(id, error: error)
+            return
+        }
+        guard hello.protocol.contains(WireProtocol.current) else {
+            reply(id, error: .domain(
+                reason: WireReason.unsupportedProtocol,
+                message: "no common protocol version: the server speaks \(WireProtocol.versions), the client \(hello.protocol)",
+                data: ["supported": .array(WireProtocol.versions.map { .integer($0) })]))
+            connection.closeAfterFlush(.local("no common protocol version"))
+            return
+        }
+        guard let role = WireRole(rawValue: hello.role), role == .control else {
+            reply(id, error: .domain(
+                reason: WireReason.unsupportedRole,
+                message: "role \"\(hello.role)\" is not served (this coordinator takes \"control\" connections)"))
+            return
+        }
+        self.role = role
+        self.client = hello.client
+        Log.debug("\(name): hello from \(hello.client) as \(role.rawValue)")
+        reply(id, result: WireCodec.json(HelloResult(protocol: WireProtocol.current, server: server.configuration.serverName, session: name)))
+    }
+
+    private func subscribe(id: JSONValue, params: JSONValue?) {
+        let topics: Set<String>
+        do {
+            let request = try WireCodec.decode(SubscribeParams.self, from: params)
+            let requested = request.topics ?? WireTopic.allCases.map(\.rawValue)
+            if let unknown = requested.first(where: { WireTopic(rawValue: $0) == nil }) {
+                throw WireError.invalidParams("topics: unknown topic \"\(unknown)\" (expected scene, flow, link, request)")
+            }
+            topics = Set(requested)
+        } catch let error as WireError {
+            reply(id, error: error)
+            return
+        } catch {
+            reply(id, error: .invalidParams("\(error)"))
+            return
+        }
+        subscription?.cancel()
+        // The number and the stream are taken together: the stream starts right after it.
+        let (seq, events) = server.registry.subscribe(buffering: .unbounded)
+        reply(id, result: WireCodec.json(SubscribeResult(seq: seq)))
+        let session = bound
+        subscription = Task {
+            for await event in events {
+                guard topics.contains(event.event.topic) else { continue }
+                let message = WireCodec.request(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
+                session.loop.execute {
+                    let session = session.value
+                    if !session.connection.isClosed { session.connection.send(message) }
+                }
+            }
+        }
+    }
+}
+
+/// One connection's requests, applied one after another in arrival order, off the loop.
+final class RequestQueue: Sendable {
+    private struct State {
+        var pending: [@Sendable () async -> Void] = []
+        var running = false
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds `work`; starts a drain when none runs.
+    func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        let start = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.pending.append(work)
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        if start { Task { await self.drain() } }
+    }
+
+    /// Drops what has not started.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.pending.removeAll()
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let next = state.withLock { state -> (@Sendable () async -> Void)? in
+                guard !state.pending.isEmpty else {
+                    state.running = false
+                    return nil
+                }
+                return state.pending.removeFirst()
+            }
+            guard let next else { return }
+            await next()
+        }
+    }
+}

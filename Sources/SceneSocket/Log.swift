@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// The one small logger of the daemon side: lines to standard error, filtered by the
+/// level in `SCENE_LOG` (`debug`, `info`, `warn`, `error`; default `warn`), read once.
+public enum Log {
+    /// How much is logged.
+    public enum Level: Int, Comparable, Sendable {
+        case debug, info, warn, error
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        var name: String {
+            switch self {
+            case .debug: return "debug"
+            case .info: return "info"
+            case .warn: return "warn"
+            case .error: return "error"
+            }
+        }
+    }
+
+    /// The level in force, read from `SCENE_LOG` on first use.
+    public static let level: Level = {
+        switch ProcessInfo.processInfo.environment["SCENE_LOG"]?.lowercased() {
+        case "debug": return .debug
+        case "info": return .info
+        case "error": return .error
+        default: return .warn
+        }
+    }()
+
+    private static let output = Mutex(())
+
+    /// Writes `message` when `level` is at or above the level in force.
+    public static func write(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= Log.level else { return }
+        let line = "scene[\(level.name)] \(message())\n"
+        output.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    public static func warn(_ message: @autoclosure () -> String) { write(.warn, message()) }
+    public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+}

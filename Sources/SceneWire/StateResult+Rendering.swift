@@ -1,0 +1,89 @@
+import SceneCore
+import Foundation
+import SceneFlow
+
+extension StateResult {
+    /// The readable scene tree (the same text as ``RegistryState/tree``).
+    public var tree: String {
+        SceneTree(
+            app: app, phase: phase, focused: focused, immersive: immersive, pendingLink: pendingLink,
+            scenes: scenes.map { scene in
+                let kind: String
+                switch scene.kind {
+                case "volume":
+                    let size = (scene.size ?? []).map { "\($0)" }.joined(separator: "x")
+                    kind = "volume \(size) m"
+                case "immersive": kind = "immersive \(scene.style ?? "mixed")"
+                default: kind = scene.kind
+                }
+                let policy = scene.instances == "multiple" ? scene.max.map { "multiple, max \($0)" } ?? "multiple" : scene.instances
+                return SceneTree.Scene(id: scene.id, kind: kind, policy: policy)
+            },
+            instances: instances.map { info in
+                SceneTree.Instance(
+                    id: info.id, scene: info.scene, value: info.value, phase: info.phase, focused: info.focused,
+                    pushedFrom: info.pushedFrom, path: info.path.map(\.description))
+            }
+        ).text
+    }
+
+    /// The scenes, their instances and paths as a Graphviz `dot` graph.
+    public var dot: String {
+        var lines = ["digraph \"\(app)\" {", "  rankdir=LR;", "  node [shape=box];"]
+        for scene in scenes {
+            lines.append("  \"scene:\(scene.id)\" [label=\"\(escape(scene.id))\\n\(scene.kind), \(scene.instances)\", shape=folder];")
+        }
+        for info in instances {
+            var label = info.id
+            if !info.value.isNull { label += " = \(info.value)" }
+            label += "\\n\(info.phase)\(info.focused ? ", focused" : "")"
+            lines.append("  \"\(info.id)\" [label=\"\(escape(label))\"\(info.focused ? ", style=bold" : "")];")
+            lines.append("  \"scene:\(info.scene)\" -> \"\(info.id)\";")
+            var previous = info.id
+            for (index, step) in info.path.enumerated() {
+                let node = "\(info.id)#\(index)"
+                lines.append("  \"\(node)\" [label=\"\(escape(step.description))\", shape=\(step.isModal ? "note" : "box"), style=rounded];")
+                lines.append("  \"\(previous)\" -> \"\(node)\";")
+                previous = node
+            }
+            if let parent = info.pushedFrom {
+                lines.append("  \"\(parent)\" -> \"\(info.id)\" [label=\"pushed\", style=dashed];")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same graph as Mermaid `flowchart` text.
+    public var mermaid: String {
+        func id(_ text: String) -> String { text.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() }
+        var lines = ["flowchart LR"]
+        for scene in scenes {
+            lines.append("  scene_\(id(scene.id))[[\"\(mermaidEscape(scene.id)) (\(scene.kind), \(scene.instances))\"]]")
+        }
+        for info in instances {
+            var label = info.id
+            if !info.value.isNull { label += " = \(info.value)" }
+            label += " · \(info.phase)\(info.focused ? ", focused" : "")"
+            lines.append("  \(id(info.id))[\"\(mermaidEscape(label))\"]")
+            lines.append("  scene_\(id(info.scene)) --> \(id(info.id))")
+            var previous = id(info.id)
+            for (index, step) in info.path.enumerated() {
+                let node = "\(id(info.id))_\(index)"
+                lines.append("  \(node)(\"\(mermaidEscape(step.description))\")")
+                lines.append("  \(previous) --> \(node)")
+                previous = node
+            }
+            if let parent = info.pushedFrom { lines.append("  \(id(parent)) -. pushed .-> \(id(info.id))") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    private func mermaidEscape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "#quot;")
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import SceneClient
+import SceneFlow
+import SceneWire
+
+/// The commands that talk to a running coordinator.
+enum Control {
+    static func run(_ command: String, _ arguments: Arguments) async throws -> ExitCode {
+        // Check the arguments before connecting: a usage error is exit 2 even with no server.
+        let request = try Request(command, arguments)
+        let path = socketPath(arguments)
+        let connection: SceneConnection
+        do {
+            connection = try await SceneConnection.connect(path: path, client: "scenectl/\(command)")
+        } catch {
+            standardError("scenectl: \(error)")
+            if case .remote = error { return .failure }
+            return .cannotConnect
+        }
+        defer { connection.close() }
+        do {
+            try await request.perform(on: connection, json: arguments.flag("json"))
+            return .success
+        } catch {
+            switch error {
+            case .remote(let wire):
+                standardError("scenectl: \(command) refused: \(wire.reason ?? "error \(wire.code)"): \(wire.message)")
+                return .failure
+            case .cannotConnect:
+                standardError("scenectl: \(error)")
+                return .cannotConnect
+            default:
+                standardError("scenectl: \(error)")
+                return .failure
+            }
+        }
+    }
+}
+
+/// One parsed control command, ready to send.
+struct Request {
+    let command: String
+    let positionals: [String]
+    let value: JSONValue?
+    let from: String?
+    let scene: String?
+    let json: JSONValue?
+    let format: String
+    let topics: [WireTopic]?
+
+    init(_ command: String, _ arguments: Arguments) throws(UsageError) {
+        self.command = command
+        self.value = try arguments.option("value").map { text throws(UsageError) in try parseJSON(text, what: "--value") }
+        self.from = arguments.option("from")
+        self.scene = arguments.option("scene")
+        self.format = arguments.option("format") ?? "tree"
+        var json: JSONValue?
+        switch command {
+        case "open", "focus", "link":
+            positionals = try arguments.expect(command == "link" ? "URL" : command == "focus" ? "ID" : "SCENE")
+        case "push":
+            positionals = try arguments.expect("SCENE")
+            guard from != nil else { throw UsageError("push needs --from ID") }
+        case "dismiss":
+            if scene != nil {
+                positionals = try arguments.expect()
+            } else {
+                positionals = try arguments.expect("ID")
+                if value != nil { throw UsageError("--value goes with --scene") }
+            }
+        case "route", "send", "apply":
+            positionals = try arguments.expect("ID", command == "route" ? "ROUTE-JSON" : command == "send" ? "INTENT-JSON" : "PLAN-JSON")
+            json = try parseJSON(positionals[1], what: "the \(command == "route" ? "route" : command == "send" ? "intent" : "plan")")
+        case "auth":
+            positionals = try arguments.expect("on|off")
+            guard ["on", "off"].contains(positionals[0]) else { throw UsageError("auth takes on or off") }
+        case "state":
+            positionals = try arguments.expect()
+            guard ["tree", "dot", "mermaid"].contains(format) else { throw UsageError("--format is tree, dot or mermaid") }
+        case "watch":
+            positionals = try arguments.expect()
+        default:
+            positionals = try arguments.expect()
+        }
+        self.json = json
+        if let list = arguments.option("topics") {
+            var parsed: [WireTopic] = []
+            for name in list.split(separator: ",") {
+                guard let topic = WireTopic(rawValue: String(name)) else {
+                    throw UsageError("unknown topic \"\(name)\" (expected scene, flow, link, request)")
+                }
+                parsed.append(topic)
+            }
+            topics = parsed
+        } else {
+            topics = nil
+        }
+    }
+
+    func perform(on connection: SceneConnection, json asJSON: Bool) async throws(ClientError) {
+        switch command {
+        case "open":
+            let result = try await connection.open(positionals[0], value: value)
+            asJSON ? printJSON(result) : print("\(result.outcome) \(result.instance.id)")
+        case "push":
+            let instance = try await connection.push(positionals[0], value: value, from: from!)
+            asJSON ? printJSON(instance) : print("pushed \(instance.id) in place of \(from!)")
+        case "dismiss":
+            let dismissed: [String]
+            if let scene {
+                dismissed = try await connection.dismiss(scene: scene, value: value)
+            } else {
+                dismissed = try await connection.dismiss(instance: positionals[0])
+            }
+            asJSON ? printJSON(DismissResult(dismissed: dismissed)) : print("dismissed \(dismissed.joined(separator: " "))")
+        case "dismiss-immersive":
+            let dismissed = try await connection.dismissImmersive()
+            asJSON ? printJSON(DismissResult(dismissed: dismissed)) : print("dismissed \(dismissed.joined(separator: " "))")
+        case "focus":
+            let instance = try await connection.focus(positionals[0])
+            asJSON ? printJSON(instance) : print("focused \(instance.id)")
+        case "route":
+            let result = try await connection.route(json!, from: positionals[0])
+            asJSON ? printJSON(result) : print("\(result.outcome) in \(result.instance.id): \(describe(result.path))")
+        case "send":
+            let intent: FlowIntent<JSONValue>
+            do {
+                intent = try json!.decoded(as: FlowIntent<JSONValue>.self)
+            } catch {
+                throw .remote(.invalidParams("intent: \(error)"))
+            }
+            let result = try await connection.send(intent, to: positionals[0])
+            asJSON ? printJSON(result) : print("\(result.outcome): \(describe(result.path))")
+        case "apply":
+            let plan: FlowPlan<JSONValue>
+            do {
+                plan = try json!.decoded(as: FlowPlan<JSONValue>.self)
+            } catch {
+                throw .remote(.invalidParams("plan: \(error)"))
+            }
+            let path = try await connection.apply(plan, to: positionals[0])
+            asJSON ? printJSON(PathResult(path: path)) : print(describe(path))
+        case "link":
+            let result = try await connection.openLink(positionals[0])
+            if asJSON {
+                printJSON(result)
+            } else if let instance = result.instance {
+                print("\(result.outcome) in \(instance.id)\(result.opened == true ? " (opened)" : ""): \(describe(instance.path))")
+            } else {
+                print(result.outcome + (result.superseded.map { " (supersedes \($0))" } ?? ""))
+            }
+        case "auth":
+            let replayed = try await connection.setAuthenticated(positionals[0] == "on")
+            if asJSON {
+                print(JSONValue.object(["replayed": replayed]).description)
+            } else if replayed.isNull {
+                print(positionals[0] == "on" ? "signed in; nothing to replay" : "signed out")
+            } else if let error = replayed["error"] {
+                print("signed in; the pending link failed: \(WireError(json: error)?.description ?? error.description)")
+            } else {
+                print("signed in; replayed the pending link: \(replayed["outcome"]?.stringValue ?? "?") in \(replayed["instance"]?["id"]?.stringValue ?? "?")")
+            }
+        case "state":
+            let state = try await connection.state()
+            if asJSON {
+                printJSON(state)
+            } else {
+                switch format {
+                case "dot": print(state.dot)
+                case "mermaid": print(state.mermaid)
+                default: print(state.tree)
+                }
+            }
+        case "watch":
+            let (seq, events) = try await connection.subscribe(topics: topics)
+            if !asJSON { emit("watching from seq \(seq); interrupt to stop") }
+            for await event in events {
+                emit(asJSON ? event.params.description : describe(event))
+            }
+            throw .connectionClosed("the coordinator closed the connection")
+        case "ping":
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await connection.ping()
+            asJSON ? print("{}") : print("pong from \(connection.hello.server) in \(clock.now - start)")
+        case "shutdown":
+            try await connection.shutdownCoordinator()
+            asJSON ? print("{}") : print("the coordinator is shutting down")
+        default:
+            break
+        }
+    }
+
+    func describe(_ path: [RouteStep<JSONValue>]) -> String {
+        path.isEmpty ? "(root)" : path.map(\.description).joined(separator: " > ")
+    }
+
+    /// One line per event: `#seq type members…`.
+    func describe(_ event: WireEvent) -> String {
+        var parts = ["#\(event.seq)", event.type]
+        for (key, value) in (event.params.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) where key != "seq" && key != "type" {
+            if key == "instance", let object = value.objectValue, let id = object["id"]?.stringValue {
+                parts.append("instance=\(id)")
+            } else if key == "error", let error = WireError(json: value) {
+                parts.append("reason=\(error.reason ?? "\(error.code)")")
+            } else {
+                parts.append("\(key)=\(value.stringValue ?? value.description)")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+}
