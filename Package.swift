@@ -66,6 +66,13 @@ let package = Package(
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
         .testTarget(
+            name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneSocket"], swiftSettings: strictSwift),
+        .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "scenectl"],
+            swiftSettings: strictSwift),
+        .testTarget(
             name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting"],
             swiftSettings: strictSwift),
     ]

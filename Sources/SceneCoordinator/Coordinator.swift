@@ -49,6 +49,8 @@ public final class Coordinator: Sendable {
             throw error
         }
         server.loop.execute { [server] in server.value.onShutdownRequest = { [weak self] in self?.stopFromLoop() } }
+        // Waiters are released only once every answer has left and the socket is closed.
+        loop.whenStopped { [weak self] in self?.markStopped() }
     }
 
     /// Raised once per process: a coordinator serves many connections.
@@ -58,14 +60,13 @@ public final class Coordinator: Sendable {
     public func stop() {
         loop.execute { [server] in server.value.close() }
         loop.shutdown()
-        markStopped()
     }
 
-    /// Called on the loop thread after a `coordinator.shutdown` answer was flushed.
+    /// Called on the loop thread once a `coordinator.shutdown` answer is queued; the loop
+    /// flushes it before it stops.
     private func stopFromLoop() {
         server.value.close()
         loop.shutdown()
-        markStopped()
     }
 
     private func markStopped() {

@@ -19,6 +19,10 @@ final class Session: FrameHandler {
     private var client = ""
     private let requests: RequestQueue
     private var subscription: Task<Void, Never>?
+    /// Queued requests not yet answered; loop thread only.
+    private var unanswered = 0
+    /// The peer stopped sending: close once every request is answered.
+    private var inputEnded = false
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
@@ -94,6 +98,12 @@ final class Session: FrameHandler {
         connection.closeAfterFlush(.framing(error))
     }
 
+    func connectionDidReachEndOfInput(_ connection: SocketConnection) {
+        inputEnded = true
+        subscription?.cancel()
+        if unanswered == 0 { connection.closeAfterFlush(.peerClosed) }
+    }
+
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
         if case .writeQueueOverCap = reason { Log.warn("\(name) (\(client)): \(reason); disconnected") }
         Log.debug("\(name) closed: \(reason)")
@@ -123,11 +133,13 @@ final class Session: FrameHandler {
     nonisolated static func answer(_ session: LoopBound<Session>, id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
         session.loop.execute {
             let session = session.value
+            session.unanswered -= 1
             guard !session.connection.isClosed else { return }
             switch outcome {
             case .success(let result): session.reply(id, result: result)
             case .failure(let error): session.reply(id, error: error)
             }
+            if session.inputEnded, session.unanswered == 0 { session.connection.closeAfterFlush(.peerClosed) }
         }
     }
 
@@ -162,6 +174,7 @@ final class Session: FrameHandler {
         default:
             let registry = server.registry
             let session = bound
+            unanswered += 1
             requests.enqueue {
                 let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
                 Session.answer(session, id: id, outcome)

@@ -80,12 +80,15 @@ struct ManifestReader {
             var seen: [String: Int] = [:]
             for (index, item) in items.enumerated() {
                 let path = "scenes[\(index)]"
-                guard let scene = readScene(item, at: path, patterns: &patterns) else { continue }
-                if let first = seen[scene.id] {
-                    report("\(path).id", "duplicate scene id \"\(scene.id)\" (first at scenes[\(first)])")
-                } else {
-                    seen[scene.id] = index
+                // Duplicates are found even among scenes with other problems.
+                if case .string(let id)? = item["id"], !id.isEmpty {
+                    if let first = seen[id] {
+                        report("\(path).id", "duplicate scene id \"\(id)\" (first at scenes[\(first)])")
+                    } else {
+                        seen[id] = index
+                    }
                 }
+                guard let scene = readScene(item, at: path, patterns: &patterns) else { continue }
                 scenes.append(scene)
             }
         case nil:

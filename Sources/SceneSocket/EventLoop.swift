@@ -20,10 +20,18 @@ protocol LoopHandler: AnyObject {
 public final class EventLoop: Sendable {
     private let epoll: Int32
     private let wake: Int32
-    private let submitted = Mutex<[@Sendable () -> Void]>([])
+    private let submitted = Mutex<Submissions>(Submissions())
+
+    private struct Submissions {
+        var work: [@Sendable () -> Void] = []
+        /// Set once the loop has stopped and its eventfd is closed: later work is dropped,
+        /// and the descriptor number (which the kernel may reuse) is never written again.
+        var closed = false
+    }
     private let running = Atomic<Bool>(true)
     private let loopThread = Mutex<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
+    private let stopHandlers = Mutex<[@Sendable () -> Void]>([])
     // Touched only on the loop thread (every access checks or runs there).
     private nonisolated(unsafe) let confined = Confined()
 
@@ -63,20 +71,29 @@ public final class EventLoop: Sendable {
         loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
-    /// Runs `work` on the loop thread.
+    /// Runs `work` on the loop thread. After the loop has stopped, `work` is dropped.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        let wasEmpty = submitted.withLock { queue in
-            queue.append(work)
-            return queue.count == 1
+        submitted.withLock { state in
+            guard !state.closed else { return }
+            state.work.append(work)
+            // Signalled under the lock, so the descriptor cannot be closed in between.
+            if state.work.count == 1 { _ = scene_eventfd_signal(wake) }
         }
-        if wasEmpty { _ = scene_eventfd_signal(wake) }
+    }
+
+    /// Runs `handler` (on the loop thread) once the loop has stopped: everything it had
+    /// queued is flushed and every descriptor closed.
+    public func whenStopped(_ handler: @escaping @Sendable () -> Void) {
+        stopHandlers.withLock { $0.append(handler) }
     }
 
     /// Stops the loop: every connection and listener is closed, then the thread ends.
     /// Waits for that unless called on the loop thread itself.
     public func shutdown() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        _ = scene_eventfd_signal(wake)
+        submitted.withLock { state in
+            if !state.closed { _ = scene_eventfd_signal(wake) }
+        }
         if !inEventLoop { finished.wait() }
     }
 
@@ -132,16 +149,21 @@ public final class EventLoop: Sendable {
         flushAll()
         for handler in Array(confined.handlers.values) { handler.loopDidStop() }
         confined.handlers.removeAll()
+        submitted.withLock { state in
+            state.closed = true
+            state.work.removeAll()
+        }
         close(epoll)
         close(wake)
+        for handler in stopHandlers.withLock({ $0 }) { handler() }
         finished.signal()
     }
 
     private func runSubmitted() {
         while true {
-            let work = submitted.withLock { queue -> [@Sendable () -> Void] in
-                defer { queue.removeAll(keepingCapacity: true) }
-                return queue
+            let work = submitted.withLock { state -> [@Sendable () -> Void] in
+                defer { state.work.removeAll(keepingCapacity: true) }
+                return state.work
             }
             if work.isEmpty { return }
             for item in work { item() }

@@ -40,6 +40,16 @@ public protocol FrameHandler: AnyObject {
     func connection(_ connection: SocketConnection, didFailFraming error: FramingError)
     /// The connection ended; called once.
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason)
+    /// The peer stopped sending (between frames) but may still read. The default closes
+    /// once what is queued is written; an owner with answers still to come may wait for
+    /// them and then call ``SocketConnection/closeAfterFlush(_:)``.
+    func connectionDidReachEndOfInput(_ connection: SocketConnection)
+}
+
+extension FrameHandler {
+    public func connectionDidReachEndOfInput(_ connection: SocketConnection) {
+        connection.closeAfterFlush(.peerClosed)
+    }
 }
 
 /// A non-blocking Unix stream socket that reads and writes length-prefixed frames on an
@@ -69,6 +79,7 @@ public final class SocketConnection: LoopHandler {
     private var flushScheduled = false
     private var closingAfterFlush: CloseReason?
     private var framingFailed = false
+    private var inputEnded = false
     private(set) public var isClosed = false
 
     init(fd: Int32, loop: EventLoop, maximumFrame: Int) {
@@ -189,13 +200,15 @@ public final class SocketConnection: LoopHandler {
             } else if count == 0 {
                 if decoder.hasPartialFrame, !framingFailed {
                     close(.eofMidFrame)
-                } else if queuedBytes > 0 {
-                    // Half-closed: the peer stopped sending but may still read our answers.
-                    loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLOUT))
-                    watchingWritable = true
-                    closeAfterFlush(closingAfterFlush ?? .peerClosed)
-                } else {
+                } else if inputEnded || closingAfterFlush != nil {
+                    // Fully closed now, or already closing: nothing more can be delivered.
                     close(closingAfterFlush ?? .peerClosed)
+                } else {
+                    // Half-closed: stop watching input; the peer may still read answers.
+                    inputEnded = true
+                    watchingWritable = queuedBytes > 0
+                    loop.modify(fd, token: token, events: watchingWritable ? UInt32(SCENE_EPOLLOUT) : 0)
+                    handler?.connectionDidReachEndOfInput(self)
                 }
                 return
             } else {
@@ -216,7 +229,8 @@ public final class SocketConnection: LoopHandler {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     if !watchingWritable {
                         watchingWritable = true
-                        loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP | SCENE_EPOLLOUT))
+                        let input = inputEnded ? 0 : UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP)
+                        loop.modify(fd, token: token, events: input | UInt32(SCENE_EPOLLOUT))
                     }
                     return
                 }
@@ -227,7 +241,7 @@ public final class SocketConnection: LoopHandler {
         }
         if watchingWritable {
             watchingWritable = false
-            loop.modify(fd, token: token, events: UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP))
+            loop.modify(fd, token: token, events: inputEnded ? 0 : UInt32(SCENE_EPOLLIN | SCENE_EPOLLRDHUP))
         }
         if let reason = closingAfterFlush { close(reason) }
     }

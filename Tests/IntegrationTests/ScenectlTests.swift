@@ -1,0 +1,119 @@
+import Foundation
+import SceneFlow
+import SceneWire
+import Testing
+
+@Suite("scenectl")
+struct ScenectlTests {
+    /// Runs `body` with `scenectl serve` answering on a socket in a temporary folder; kills
+    /// the server and removes the folder afterwards.
+    func withServe(_ body: (ChildProcess, String) async throws -> Void) async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.file("run/demo.sock")
+            try await withChild(["serve", "--socket", path]) { child in
+                let up = await eventually { (try? await scenectl(["ping", "--socket", path]))?.code == 0 }
+                #expect(up, "scenectl serve did not come up")
+                try await body(child, path)
+            }
+        }
+    }
+
+    @Test("serve, drive and inspect: exit 0 with readable answers; shutdown ends serve with 0")
+    func drive() async throws {
+        try await withServe { server, path in
+        let open = try await scenectl(["open", "viewer", "--value", "\"42\"", "--socket", path])
+        #expect(open.code == 0)
+        #expect(open.out == "opened viewer-1\n")
+        let send = try await scenectl(["send", "viewer-1", #"{"type":"push","route":"page"}"#, "--socket", path])
+        #expect(send.out == "changed: push(\"page\")\n")
+        let state = try await scenectl(["state", "--socket", path])
+        #expect(state.out.contains(#"  viewer-1 = "42"  active  focused  path: push("page")"#))
+        let json = try await scenectl(["state", "--json", "--socket", path])
+        #expect(try JSONParser.parse(json.out.trimmingCharacters(in: .whitespacesAndNewlines))["focused"] == "viewer-1")
+        let dot = try await scenectl(["state", "--format", "dot", "--socket", path])
+        #expect(dot.out.hasPrefix("digraph"))
+        let shutdown = try await scenectl(["shutdown", "--socket", path])
+        #expect(shutdown.code == 0, "\(shutdown.err)")
+        #expect(await server.wait() == 0)
+        }
+    }
+
+    @Test("a refused request exits 1 and prints the reason")
+    func refused() async throws {
+        try await withServe { _, path in
+        let result = try await scenectl(["open", "nope", "--socket", path])
+        #expect(result.code == 1)
+        #expect(result.err.contains("unknown_scene"))
+        }
+    }
+
+    @Test("no coordinator at the socket exits 3")
+    func cannotConnect() async throws {
+        try await withTemporaryFolder { folder in
+            let result = try await scenectl(["ping", "--socket", folder.file("none.sock")])
+            #expect(result.code == 3)
+        }
+    }
+
+    @Test("usage errors exit 2, before any connection", arguments: [
+        ["open"], ["push", "notes"], ["frobnicate"], ["send", "main-1", "{not json"], ["auth", "maybe"],
+        ["state", "--format", "svg"], ["open", "main", "--bogus"],
+    ])
+    func usage(arguments: [String]) async throws {
+        let result = try await scenectl(arguments + ["--socket", "/nonexistent/none.sock"])
+        #expect(result.code == 2)
+    }
+
+    @Test("--help works for scenectl and for each command")
+    func help() async throws {
+        #expect(try await scenectl(["--help"]).out.contains("commands:"))
+        #expect(try await scenectl(["open", "--help"]).out.contains("scenectl open SCENE"))
+    }
+
+    @Test("check prints every problem with its JSON path and exits 1; a good manifest exits 0")
+    func check() async throws {
+        try await withTemporaryFolder { folder in
+        let bad = folder.file("bad.json")
+        try #"{"app":"a","scenes":[{"id":"x","kind":"volumn"},{"id":"x","kind":"window"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try await scenectl(["check", bad])
+        #expect(result.code == 1)
+        #expect(result.out.contains(#"scenes[0].kind: unknown kind "volumn""#))
+        #expect(result.out.contains("scenes[1].id: duplicate scene id"))
+        let good = folder.file("good.json")
+        try #"{"app":"a","scenes":[{"id":"w","kind":"window"}]}"#.write(toFile: good, atomically: true, encoding: .utf8)
+        #expect(try await scenectl(["check", good]).code == 0)
+        }
+    }
+
+    @Test("a second serve on a live socket exits 1 with a clear message")
+    func secondServe() async throws {
+        try await withServe { _, path in
+        let second = try await scenectl(["serve", "--socket", path])
+        #expect(second.code == 1)
+        #expect(second.err.contains("already answers"))
+        }
+    }
+
+    @Test("SIGTERM stops serve cleanly: exit 0 and the socket file removed")
+    func sigterm() async throws {
+        try await withServe { server, path in
+        server.process.terminate()
+        #expect(await server.wait() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test("watch prints one line per event")
+    func watch() async throws {
+        try await withServe { _, path in
+        try await withChild(["watch", "--socket", path]) { watcher in
+        // The watcher says when it listens; only then is the open sure to be seen.
+        _ = try await watcher.readOutput(until: "watching from seq")
+        #expect(try await scenectl(["open", "main", "--socket", path]).code == 0)
+        let text = try await watcher.readOutput(until: "scene.focused")
+        #expect(text.contains("scene.opened instance=main-1"))
+        #expect(text.contains("scene.focused instance=main-1"))
+        }
+        }
+    }
+}

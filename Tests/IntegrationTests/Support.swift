@@ -1,0 +1,290 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneCore
+import SceneFlow
+import SceneSocket
+import SceneWire
+import Testing
+
+/// A private temporary folder with a short path (socket paths are limited to 107 bytes).
+/// Use it through ``withTemporaryFolder(_:)``, which removes it when the body returns.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/sct-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SocketError("mkdtemp") }
+        path = String(cString: made)
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Runs `body` with a fresh temporary folder and removes the folder afterwards, whatever
+/// happens.
+func withTemporaryFolder<T>(_ body: (TemporaryFolder) async throws -> T) async throws -> T {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    return try await body(folder)
+}
+
+/// A coordinator serving the demo manifest on a socket in its own folder. Use it through
+/// ``withServer(manifest:configure:_:)``, which stops it and removes the folder afterwards
+/// (object lifetimes in Swift end at last use, so a deinit cannot be relied on here).
+final class TestServer {
+    let folder: TemporaryFolder
+    let coordinator: Coordinator
+    var path: String { coordinator.configuration.socketPath }
+
+    init(manifest: Manifest = .demo, configure: (inout CoordinatorConfiguration) -> Void = { _ in }) throws {
+        folder = try TemporaryFolder()
+        var configuration = CoordinatorConfiguration(socketPath: folder.file("run/demo.sock"))
+        configure(&configuration)
+        coordinator = try Coordinator(registry: SceneRegistry(manifest: manifest), configuration: configuration)
+    }
+
+    func connect(client: String = "tests") async throws -> SceneConnection {
+        try await SceneConnection.connect(path: path, client: client, timeout: 10)
+    }
+}
+
+/// Runs `body` against a fresh coordinator; stops it and removes its folder afterwards.
+func withServer<T>(
+    manifest: Manifest = .demo, configure: (inout CoordinatorConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try TestServer(manifest: manifest, configure: configure)
+    defer {
+        server.coordinator.stop()
+        server.folder.remove()
+    }
+    return try await body(server)
+}
+
+/// A socket client that writes raw bytes and reads raw frames, with timeouts: for feeding
+/// the server exactly what a test wants, malformed or not. It never blocks a thread: the
+/// socket is non-blocking and waits are short sleeps against a deadline.
+final class RawClient {
+    private(set) var fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes.prefix(raw.count - 1))
+            raw[min(bytes.count, raw.count - 1)] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let error = SocketError("connect")
+            Glibc.close(fd)
+            throw error
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// Writes every byte, waiting (bounded) while the socket is full.
+    func write(_ bytes: [UInt8], timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                guard ContinuousClock.now < deadline else { throw SocketError("send", code: ETIMEDOUT) }
+                try await Task.sleep(for: .milliseconds(1))
+            } else {
+                throw SocketError("send")
+            }
+        }
+    }
+
+    func writeFrame(_ text: String) async throws { try await write(FrameDecoder.frame(Array(text.utf8))) }
+
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads until at least `count` bytes are buffered; false on EOF or timeout.
+    private func fill(_ count: Int, deadline: ContinuousClock.Instant) async throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while buffer.count < count {
+            let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if got > 0 {
+                buffer += chunk[..<got]
+            } else if got == 0 {
+                return false
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                guard ContinuousClock.now < deadline else { throw SocketError("recv", code: ETIMEDOUT) }
+                try await Task.sleep(for: .milliseconds(1))
+            } else if errno == ECONNRESET {
+                return false
+            } else {
+                throw SocketError("recv")
+            }
+        }
+        return true
+    }
+
+    /// The next frame's payload, or nil when the server closed the connection first.
+    /// Throws when nothing comes within `timeout`.
+    func readFrame(timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        guard try await fill(4, deadline: deadline) else { return nil }
+        let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+        guard try await fill(4 + length, deadline: deadline) else { return nil }
+        let payload = Array(buffer[4..<(4 + length)])
+        buffer.removeFirst(4 + length)
+        return payload
+    }
+
+    /// The next message as JSON; records an issue when the server closes instead.
+    func readMessage(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        guard let payload = try await readFrame(timeout: timeout) else {
+            Issue.record("the server closed the connection instead of answering", sourceLocation: sourceLocation)
+            return .null
+        }
+        return try JSONParser.parse(payload)
+    }
+
+    /// Whether the server closes the connection within `timeout`, reading and dropping
+    /// whatever comes first.
+    func closesWithin(_ timeout: Duration = .seconds(10)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        do {
+            while true {
+                buffer.removeAll()
+                if try await !fill(1, deadline: deadline) { return true }
+            }
+        } catch let error as SocketError where error.code == ETIMEDOUT {
+            return false
+        }
+    }
+
+    /// Says hello as a control client and checks the answer.
+    func hello() async throws {
+        try await writeFrame(#"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":[1],"role":"control","client":"raw"}}"#)
+        let answer = try await readMessage()
+        #expect(answer["result"]?["protocol"] == 1)
+    }
+}
+
+/// The scenectl executable that `swift test` built next to the test bundle.
+func scenectlPath() -> String {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    // The test bundle may be a directory (…xctest/…); walk up to the build folder.
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("scenectl").path), folder.path != "/" {
+        folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("scenectl").path
+}
+
+/// A child process. Use long-running ones through ``withChild(_:_:)``, which kills the
+/// process when the body returns, whatever happens.
+final class ChildProcess {
+    let process = Process()
+    let output = Pipe()
+    let errors = Pipe()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: scenectlPath())
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        process.environment = merged
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Waits (bounded) for the process to exit; returns its status, or nil on timeout.
+    func wait(timeout: Duration = .seconds(30)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return process.terminationStatus
+    }
+
+    var standardOutput: String { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    var standardError: String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+
+    private var pendingOutput = ""
+
+    /// Reads standard output until it contains `marker` (bounded, never blocking a
+    /// thread); returns what was read, up to and including the marker's line.
+    func readOutput(until marker: String, timeout: Duration = .seconds(10)) async throws -> String {
+        let fd = output.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let deadline = ContinuousClock.now + timeout
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !pendingOutput.contains(marker), ContinuousClock.now < deadline {
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got > 0 {
+                pendingOutput += String(decoding: chunk[..<got], as: UTF8.self)
+            } else if got == 0 {
+                break
+            } else {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        guard let range = pendingOutput.range(of: marker) else {
+            Issue.record("\"\(marker)\" did not appear in the output within \(timeout): \(pendingOutput)")
+            return pendingOutput
+        }
+        let end = pendingOutput[range.upperBound...].firstIndex(of: "\n").map { pendingOutput.index(after: $0) } ?? pendingOutput.endIndex
+        defer { pendingOutput = String(pendingOutput[end...]) }
+        return String(pendingOutput[..<end])
+    }
+
+    /// Kills the process (if it still runs) and reaps it.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Runs `body` with a started child process and kills it afterwards, whatever happens.
+func withChild<T>(_ arguments: [String], _ body: (ChildProcess) async throws -> T) async throws -> T {
+    let child = try ChildProcess(arguments)
+    defer { child.kill() }
+    return try await body(child)
+}
+
+/// Runs `scenectl ARGUMENTS` to completion (bounded) and returns its exit code and output.
+func scenectl(_ arguments: [String], environment: [String: String] = [:]) async throws -> (code: Int32, out: String, err: String) {
+    let child = try ChildProcess(arguments, environment: environment)
+    defer { child.kill() }
+    let code = await child.wait()
+    return (code ?? -1, child.standardOutput, child.standardError)
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return try await condition()
+}
