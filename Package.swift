@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneSocket"], swiftSettings: strictSwift),
+            name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneSocket", "SceneCore"],
+            swiftSettings: strictSwift),
         .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket"], swiftSettings: strictSwift),
         .testTarget(
             name: "IntegrationTests",
