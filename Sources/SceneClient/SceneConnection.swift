@@ -162,7 +162,9 @@ final class ClientLink: Sendable {
         let result: Result<ClientLink, ClientError> = await withCheckedContinuation { continuation in
             loop.execute {
                 do throws(SocketError) {
-                    let connection = try SocketConnection.connect(path: path, loop: loop)
+                    // The server caps what it reads, not what it writes: a large state or path
+                    // must still reach the client.
+                    let connection = try SocketConnection.connect(path: path, loop: loop, maximumFrame: 256 << 20)
                     let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop)
                     connection.handler = ClientHandler(link: link)
                     continuation.resume(returning: .success(link))

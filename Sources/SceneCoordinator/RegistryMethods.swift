@@ -30,12 +30,13 @@ enum RegistryMethods {
         return id
     }
 
-    private static func instance(_ text: String, in registry: SceneRegistry<JSONValue>) async throws(WireError)
-        -> SceneInstance<JSONValue>
+    private static func instance(_ text: String, for request: WireMethod, in registry: SceneRegistry<JSONValue>)
+        async throws(WireError) -> SceneInstance<JSONValue>
     {
         let id = try instanceID(text)
-        guard let instance = await registry.instance(id) else { throw .domain(RegistryRejection.notOpen(text)) }
-        return instance
+        return try await domain { () async throws(RegistryRejection) in
+            try await registry.openInstance(id, for: request.rawValue)
+        }
     }
 
     private static func dispatch(_ method: WireMethod, params: JSONValue?, registry: SceneRegistry<JSONValue>)
@@ -93,21 +94,21 @@ enum RegistryMethods {
 
         case .flowSend:
             let request = try WireCodec.decode(FlowSendParams.self, from: params)
-            let instance = try await instance(request.instance, in: registry)
+            let instance = try await instance(request.instance, for: method, in: registry)
             let outcome = try await domain { () async throws(RegistryRejection) in try await instance.send(request.intent) }
             if case .rejected(let reason) = outcome { throw .domain(reason) }
             return WireCodec.json(FlowSendResult(outcome: outcome.name, path: await instance.path))
 
         case .flowApply:
             let request = try WireCodec.decode(FlowApplyParams.self, from: params)
-            let instance = try await instance(request.instance, in: registry)
+            let instance = try await instance(request.instance, for: method, in: registry)
             let outcome = try await domain { () async throws(RegistryRejection) in try await instance.apply(request.plan) }
             if case .rejected(let reason) = outcome { throw .domain(reason) }
             return WireCodec.json(PathResult(path: await instance.path))
 
         case .flowBatch:
             let request = try WireCodec.decode(FlowBatchParams.self, from: params)
-            let instance = try await instance(request.instance, in: registry)
+            let instance = try await instance(request.instance, for: method, in: registry)
             let result = try await domain { () async throws(RegistryRejection) in
                 try await instance.batch(request.intents, stopOnFailure: request.stopOnFailure ?? false)
             }
@@ -118,7 +119,7 @@ enum RegistryMethods {
 
         case .flowTransaction:
             let request = try WireCodec.decode(FlowTransactionParams.self, from: params)
-            let instance = try await instance(request.instance, in: registry)
+            let instance = try await instance(request.instance, for: method, in: registry)
             let outcome = try await domain { () async throws(RegistryRejection) in
                 try await instance.transaction(request.intents)
             }

@@ -19,8 +19,11 @@ final class Session: FrameHandler {
     private var client = ""
     private let requests: RequestQueue
     private var subscription: Task<Void, Never>?
-    /// Queued requests not yet answered; loop thread only.
-    private var unanswered = 0
+    /// Ids of queued requests not yet answered; loop thread only.
+    private var unanswered: [JSONValue] = []
+    /// Which subscription's events may still be written (a later one, or none, mutes the
+    /// events of an earlier one already on their way).
+    private var subscriptionNumber = 0
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
 
@@ -61,16 +64,13 @@ final class Session: FrameHandler {
             reply(.null, error: .invalidRequest("id must be a number or a string"))
             return
         }
+        // An invalid request is answered, with id null when it has none (JSON-RPC 2.0 §5).
         guard envelope.version == "2.0" else {
-            if let id { reply(id, error: .invalidRequest("jsonrpc must be \"2.0\"")) }
+            reply(id ?? .null, error: .invalidRequest("jsonrpc must be \"2.0\""))
             return
         }
         guard let method = envelope.method else {
-            if let id {
-                reply(id, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
-            } else {
-                reply(.null, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
-            }
+            reply(id ?? .null, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
             return
         }
         var params: JSONValue?
@@ -101,7 +101,7 @@ final class Session: FrameHandler {
     func connectionDidReachEndOfInput(_ connection: SocketConnection) {
         inputEnded = true
         subscription?.cancel()
-        if unanswered == 0 { connection.closeAfterFlush(.peerClosed) }
+        if unanswered.isEmpty { connection.closeAfterFlush(.peerClosed) }
     }
 
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
@@ -113,9 +113,15 @@ final class Session: FrameHandler {
         server.sessionDidClose(self)
     }
 
-    /// Closes once queued answers are written (coordinator shutdown).
+    /// Closes once queued answers are written (coordinator shutdown); requests still
+    /// waiting for the registry are answered `shutting_down`.
     func shutdown() {
         subscription?.cancel()
+        subscriptionNumber += 1
+        requests.cancel()
+        let error = WireError.domain(reason: WireReason.shuttingDown, message: "the coordinator is shutting down")
+        for id in unanswered { reply(id, error: error) }
+        unanswered.removeAll()
         connection.closeAfterFlush(.local("coordinator shutting down"))
     }
 
@@ -133,13 +139,14 @@ final class Session: FrameHandler {
     nonisolated static func answer(_ session: LoopBound<Session>, id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
         session.loop.execute {
             let session = session.value
-            session.unanswered -= 1
+            guard let index = session.unanswered.firstIndex(of: id) else { return }  // answered at shutdown
+            session.unanswered.remove(at: index)
             guard !session.connection.isClosed else { return }
             switch outcome {
             case .success(let result): session.reply(id, result: result)
             case .failure(let error): session.reply(id, error: error)
             }
-            if session.inputEnded, session.unanswered == 0 { session.connection.closeAfterFlush(.peerClosed) }
+            if session.inputEnded, session.unanswered.isEmpty { session.connection.closeAfterFlush(.peerClosed) }
         }
     }
 
@@ -170,11 +177,12 @@ final class Session: FrameHandler {
         case .unsubscribe:
             subscription?.cancel()
             subscription = nil
+            subscriptionNumber += 1
             reply(id, result: .object([:]))
         default:
             let registry = server.registry
             let session = bound
-            unanswered += 1
+            unanswered.append(id)
             requests.enqueue {
                 let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
                 Session.answer(session, id: id, outcome)
@@ -231,6 +239,8 @@ final class Session: FrameHandler {
             return
         }
         subscription?.cancel()
+        subscriptionNumber += 1
+        let number = subscriptionNumber
         // The number and the stream are taken together: the stream starts right after it.
         let (seq, events) = server.registry.subscribe(buffering: .unbounded)
         reply(id, result: WireCodec.json(SubscribeResult(seq: seq)))
@@ -241,7 +251,8 @@ final class Session: FrameHandler {
                 let message = WireCodec.request(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
                 session.loop.execute {
                     let session = session.value
-                    if !session.connection.isClosed { session.connection.send(message) }
+                    guard session.subscriptionNumber == number, !session.connection.isClosed else { return }
+                    session.connection.send(message)
                 }
             }
         }

@@ -16,8 +16,11 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Parses `"<scene>-<n>"`; the number follows the last `-`.
     public init?(_ text: String) {
-        guard let dash = text.lastIndex(of: "-"), dash != text.startIndex,
-            let number = Int(text[text.index(after: dash)...]), number > 0
+        guard let dash = text.lastIndex(of: "-"), dash != text.startIndex else { return nil }
+        let digits = text[text.index(after: dash)...]
+        // Canonical numbers only: "main-1", never "main-01" or "main-+1".
+        guard let first = digits.first, first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let number = Int(digits)
         else { return nil }
         self.init(scene: String(text[..<dash]), number: number)
     }

@@ -29,9 +29,9 @@ public struct Manifest: Sendable {
     public static func load(from data: Data) throws(ManifestError) -> Manifest {
         let json: JSONValue
         do {
-            json = try JSONDecoder().decode(JSONValue.self, from: data)
+            json = try JSONParser.parse([UInt8](data))
         } catch {
-            throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(Manifest.describe(error))")])
+            throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(error)")])
         }
         return try Manifest(json: json)
     }
@@ -57,14 +57,6 @@ public struct Manifest: Sendable {
         self.immersive = parsed.immersive
         self.scenes = parsed.scenes
         self.json = json
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        }
-        return "\(error)"
     }
 }
 

@@ -93,9 +93,11 @@ public enum RegistryRejection: CodedReason {
         case .flow(let reason):
             return reason.fields
         case .link(let reason):
+            if case .inputLimitExceeded = reason { return reason.fields }
+            // `detail` says which rule refused the link; what it refused is `subject`.
             var fields = reason.fields
-            if case .inputLimitExceeded = reason {} else { fields["reason"] = .string(reason.code) }
-            if fields["detail"] == nil { fields["detail"] = .string(reason.code) }
+            fields["subject"] = fields.removeValue(forKey: "detail")
+            fields["detail"] = .string(reason.code)
             return fields
         case .linkUnhandled(let path):
             return ["detail": .string(path)]

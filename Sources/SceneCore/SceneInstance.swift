@@ -67,6 +67,9 @@ public actor SceneInstance<R: Route> {
         try ensureOpen(for: "flow.batch")
         let before = flow.path
         let result = flow.batch(intents, stopOnFailure: stopOnFailure)
+        for case .rejected(let reason) in result.outcomes {
+            log.emit(.requestRejected(request: "flow.batch", reason: .flow(reason)))
+        }
         if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
         return result
     }

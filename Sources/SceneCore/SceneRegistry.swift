@@ -137,6 +137,15 @@ public actor SceneRegistry<R: Route> {
     /// The instance actor behind `id`, while it is open.
     public func instance(_ id: InstanceID) -> SceneInstance<R>? { instances[id] }
 
+    /// The instance actor behind `id` for `request`; an instance that is not open is
+    /// refused `not_open`, and the refusal is a `request.rejected` event.
+    public func openInstance(_ id: InstanceID, for request: String) throws(RegistryRejection) -> SceneInstance<R> {
+        try rejectingSync(request) { (self) throws(RegistryRejection) in
+            guard let instance = self.instances[id] else { throw .notOpen(id.description) }
+            return instance
+        }
+    }
+
     /// What `id` is now.
     public func info(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
         guard let info = infoIfOpen(id) else { throw .notOpen(id.description) }

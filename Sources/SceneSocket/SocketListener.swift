@@ -98,6 +98,8 @@ public enum SocketPlacementError: Error, Hashable, Sendable, CustomStringConvert
     case pathTooLong(String, limit: Int)
     /// Something answers on the socket already: another server runs there.
     case inUse(String)
+    /// Something other than a socket is at the path.
+    case notASocket(String)
     /// The folder exists but is not private (mode 0700) to this user.
     case unsafeFolder(String)
     /// A system call failed.
@@ -108,6 +110,7 @@ public enum SocketPlacementError: Error, Hashable, Sendable, CustomStringConvert
         case .pathTooLong(let path, let limit):
             return "socket path is \(path.utf8.count) bytes, longer than the \(limit) a Unix socket allows: \(path)"
         case .inUse(let path): return "a server already answers on \(path)"
+        case .notASocket(let path): return "\(path) exists and is not a socket; not replacing it"
         case .unsafeFolder(let path): return "socket folder \(path) must be a directory of mode 0700 owned by this user"
         case .system(let error): return error.description
         }
@@ -143,7 +146,7 @@ public enum SocketPlacement {
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .inUse(path) }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
         let probe = scene_unix_connect(path, 0)
         if probe >= 0 {
             Glibc.close(probe)

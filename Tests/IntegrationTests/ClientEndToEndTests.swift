@@ -80,7 +80,8 @@ struct ClientEndToEndTests {
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
                 #expect(wire.reason == "link_rejected")
-                #expect(wire.data["detail"] == "evil.example")
+                #expect(wire.data["detail"] == "host_not_allowed")
+            #expect(wire.data["subject"] == "evil.example")
             }
         }
     }
@@ -148,6 +149,49 @@ struct ClientEndToEndTests {
             try await client.shutdownCoordinator()
             await server.coordinator.waitUntilStopped()
             #expect(await eventually { !FileManager.default.fileExists(atPath: server.path) })
+        }
+    }
+}
+
+@Suite("Subscriptions and refusals as events")
+struct SubscriptionEdgeTests {
+    @Test("after unsubscribe no event arrives, even for changes right after it")
+    func unsubscribe() async throws {
+        try await withServer { server in
+            let driver = try await server.connect()
+            let client = try RawClient(path: server.path)
+            try await client.hello()
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
+            #expect(try await client.readMessage()["result"]?["seq"] != nil)
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":2,"method":"unsubscribe"}"#)
+            // Events of changes made now would come before the next answer if any leaked.
+            _ = try await driver.open("main")
+            var answer = try await client.readMessage()
+            // The open may have been emitted before the unsubscribe was handled.
+            while answer["method"] == "event" { answer = try await client.readMessage() }
+            #expect(answer["id"] == 2)
+            _ = try await driver.open("globe")
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#)
+            #expect(try await client.readMessage()["id"] == 3)
+        }
+    }
+
+    @Test("a flow request on an instance that is not open is refused not_open and is an event")
+    func flowOnClosedInstance() async throws {
+        try await withServer { server in
+            let client = try await server.connect()
+            let watcher = try await server.connect(client: "watcher")
+            let (_, events) = try await watcher.subscribe(topics: [.request])
+            do {
+                try await client.send(.pop, to: "notes-9")
+                Issue.record("the request must be refused")
+            } catch let error as ClientError {
+                #expect(error.reason == "not_open")
+            }
+            var iterator = events.makeAsyncIterator()
+            let event = await iterator.next()
+            #expect(event?.params["request"] == "flow.send")
+            #expect(event?.params["error"]?["data"]?["reason"] == "not_open")
         }
     }
 }

@@ -266,3 +266,19 @@ struct RegistryRestoreValidationTests {
         #expect(await !registry.isAuthenticated)
     }
 }
+
+@Suite("Batches as events")
+struct RegistryBatchEventTests {
+    @Test("each rejected intent of a batch is a request.rejected event; the path changes once")
+    func batchRejections() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.batch([.popCount(3), .push("a"), .popTo("zz")])
+        await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.insufficientDepth(requested: 3, available: 0))))
+        await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.routeNotFound)))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("a")]))
+        await events.finish()
+    }
+}

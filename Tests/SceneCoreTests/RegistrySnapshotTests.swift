@@ -120,7 +120,7 @@ struct RegistryMiscTests {
         #expect(InstanceID(scene: scene, number: number).description == text)
     }
 
-    @Test("malformed instance ids do not parse", arguments: ["main", "-1", "main-0", "main-x", "main-", ""])
+    @Test("malformed instance ids do not parse", arguments: ["main", "-1", "main-0", "main-x", "main-", "", "main-01", "main-+1", "main- 1"])
     func malformed(text: String) {
         #expect(InstanceID(text) == nil)
     }

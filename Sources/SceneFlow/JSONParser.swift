@@ -1,6 +1,6 @@
-public import SceneFlow
 
-/// Why bytes are not the JSON the wire accepts.
+
+/// Why bytes are not the JSON this package accepts.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     public let message: String
@@ -21,9 +21,9 @@ public struct JSONParser {
     /// How deep arrays and objects may nest.
     public static let maximumDepth = 256
 
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-    var depth = 0
+    package let bytes: UnsafeRawBufferPointer
+    package var offset = 0
+    package var depth = 0
 
     public init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -52,13 +52,13 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    func error(_ message: String) -> JSONParseError {
+    package func error(_ message: String) -> JSONParseError {
         JSONParseError(message: message, offset: offset)
     }
 
-    var atEnd: Bool { offset >= bytes.count }
+    package var atEnd: Bool { offset >= bytes.count }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1
@@ -67,7 +67,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    package mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard !atEnd else { throw error("unexpected end of input") }
         switch bytes[offset] {
         case UInt8(ascii: "{"):
@@ -172,7 +172,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func consume(_ byte: UInt8) -> Bool {
+    package mutating func consume(_ byte: UInt8) -> Bool {
         guard offset < bytes.count, bytes[offset] == byte else { return false }
         offset += 1
         return true
@@ -223,7 +223,7 @@ public struct JSONParser {
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// Moves past a string, checking escapes and UTF-8, without building it.
-    mutating func skipString() throws(JSONParseError) {
+    package mutating func skipString() throws(JSONParseError) {
         offset += 1
         while true {
             guard !atEnd else { throw error("unterminated string") }
@@ -244,7 +244,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func parseString() throws(JSONParseError) -> String {
+    package mutating func parseString() throws(JSONParseError) -> String {
         let start = offset + 1
         // Fast path: no escapes; the bytes are the string once checked as UTF-8.
         var probe = start
