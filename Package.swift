@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "scene-tour", targets: ["scene-tour"]),
         .executable(name: "link-bench", targets: ["link-bench"]),
         .executable(name: "registry-bench", targets: ["registry-bench"]),
+        .executable(name: "wire-bench", targets: ["wire-bench"]),
     ],
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
@@ -62,6 +63,10 @@ let package = Package(
         .executableTarget(
             name: "registry-bench", dependencies: ["SceneCore", "SceneFlow", "BenchSupport"], path: "Benchmarks/registry-bench",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "wire-bench",
+            dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
+            path: "Benchmarks/wire-bench", exclude: ["c"], swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),

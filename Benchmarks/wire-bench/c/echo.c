@@ -1,0 +1,77 @@
+#define _GNU_SOURCE
+// The physical limit: a length-prefixed echo server over a Unix socket, one epoll thread.
+// Every complete frame is written back as it came. Usage: echo SOCKET-PATH
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+typedef struct {
+    int fd;
+    unsigned char in[65536];
+    size_t used;
+} conn;
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: echo SOCKET\n"); return 2; }
+    signal(SIGPIPE, SIG_IGN);
+    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path, argv[1], sizeof address.sun_path - 1);
+    unlink(argv[1]);
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 512) < 0) {
+        perror("bind"); return 1;
+    }
+    int epoll = epoll_create1(0);
+    struct epoll_event event = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event);
+    printf("ready\n");
+    fflush(stdout);
+    struct epoll_event events[256];
+    for (;;) {
+        int count = epoll_wait(epoll, events, 256, -1);
+        for (int i = 0; i < count; i++) {
+            conn *c = events[i].data.ptr;
+            if (c == NULL) {
+                int fd;
+                while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+                    conn *made = calloc(1, sizeof *made);
+                    made->fd = fd;
+                    struct epoll_event add = {.events = EPOLLIN, .data.ptr = made};
+                    epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &add);
+                }
+                continue;
+            }
+            for (;;) {
+                ssize_t got = recv(c->fd, c->in + c->used, sizeof c->in - c->used, 0);
+                if (got <= 0) {
+                    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+                    close(c->fd);
+                    free(c);
+                    c = NULL;
+                    break;
+                }
+                c->used += (size_t)got;
+                size_t offset = 0;
+                while (c->used - offset >= 4) {
+                    uint32_t length = (uint32_t)c->in[offset] << 24 | (uint32_t)c->in[offset + 1] << 16 |
+                                      (uint32_t)c->in[offset + 2] << 8 | c->in[offset + 3];
+                    if (c->used - offset - 4 < length) break;
+                    // Blocking-style write of a small frame: the client reads before it writes again.
+                    ssize_t sent = send(c->fd, c->in + offset, 4 + length, MSG_NOSIGNAL);
+                    (void)sent;
+                    offset += 4 + length;
+                }
+                memmove(c->in, c->in + offset, c->used - offset);
+                c->used -= offset;
+            }
+        }
+    }
+}
