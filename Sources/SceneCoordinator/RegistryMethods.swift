@@ -30,15 +30,6 @@ enum RegistryMethods {
         return id
     }
 
-    private static func instance(_ text: String, for request: WireMethod, in registry: SceneRegistry<JSONValue>)
-        async throws(WireError) -> SceneInstance<JSONValue>
-    {
-        let id = try instanceID(text)
-        return try await domain { () async throws(RegistryRejection) in
-            try await registry.openInstance(id, for: request.rawValue)
-        }
-    }
-
     private static func dispatch(_ method: WireMethod, params: JSONValue?, registry: SceneRegistry<JSONValue>)
         async throws(WireError) -> JSONValue
     {
@@ -94,23 +85,33 @@ enum RegistryMethods {
 
         case .flowSend:
             let request = try WireCodec.decode(FlowSendParams.self, from: params)
-            let instance = try await instance(request.instance, for: method, in: registry)
-            let outcome = try await domain { () async throws(RegistryRejection) in try await instance.send(request.intent) }
+            let id = try instanceID(request.instance)
+            let (outcome, path) = try await domain { () async throws(RegistryRejection) in
+                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
+                    (try instance.send(request.intent), instance.path)
+                }
+            }
             if case .rejected(let reason) = outcome { throw .domain(reason) }
-            return WireCodec.json(FlowSendResult(outcome: outcome.name, path: await instance.path))
+            return WireCodec.json(FlowSendResult(outcome: outcome.name, path: path))
 
         case .flowApply:
             let request = try WireCodec.decode(FlowApplyParams.self, from: params)
-            let instance = try await instance(request.instance, for: method, in: registry)
-            let outcome = try await domain { () async throws(RegistryRejection) in try await instance.apply(request.plan) }
+            let id = try instanceID(request.instance)
+            let (outcome, path) = try await domain { () async throws(RegistryRejection) in
+                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
+                    (try instance.apply(request.plan), instance.path)
+                }
+            }
             if case .rejected(let reason) = outcome { throw .domain(reason) }
-            return WireCodec.json(PathResult(path: await instance.path))
+            return WireCodec.json(PathResult(path: path))
 
         case .flowBatch:
             let request = try WireCodec.decode(FlowBatchParams.self, from: params)
-            let instance = try await instance(request.instance, for: method, in: registry)
+            let id = try instanceID(request.instance)
             let result = try await domain { () async throws(RegistryRejection) in
-                try await instance.batch(request.intents, stopOnFailure: request.stopOnFailure ?? false)
+                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
+                    try instance.batch(request.intents, stopOnFailure: request.stopOnFailure ?? false)
+                }
             }
             let outcomes = result.outcomes.map { outcome in
                 BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
@@ -119,9 +120,11 @@ enum RegistryMethods {
 
         case .flowTransaction:
             let request = try WireCodec.decode(FlowTransactionParams.self, from: params)
-            let instance = try await instance(request.instance, for: method, in: registry)
+            let id = try instanceID(request.instance)
             let outcome = try await domain { () async throws(RegistryRejection) in
-                try await instance.transaction(request.intents)
+                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
+                    try instance.transaction(request.intents)
+                }
             }
             switch outcome {
             case .committed(_, _, let new):

@@ -137,6 +137,26 @@ public actor SceneRegistry<R: Route> {
     /// The instance actor behind `id`, while it is open.
     public func instance(_ id: InstanceID) -> SceneInstance<R>? { instances[id] }
 
+    /// Runs `body` on the open instance `id` within this one request, so that a caller
+    /// outside the registry pays one hop for the lookup and the work together.
+    ///
+    /// - An instance that is not open is refused `not_open`, as a `request.rejected` event.
+    public func withInstance<T: Sendable>(
+        _ id: InstanceID, for request: String,
+        _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
+    ) throws(RegistryRejection) -> T {
+        let instance = try openInstance(id, for: request)
+        // Every instance runs on this registry's executor, so it is isolated here too.
+        let result: Result<T, RegistryRejection> = instance.assumeIsolated { instance in
+            do throws(RegistryRejection) {
+                return .success(try body(instance))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// The instance actor behind `id` for `request`; an instance that is not open is
     /// refused `not_open`, and the refusal is a `request.rejected` event.
     public func openInstance(_ id: InstanceID, for request: String) throws(RegistryRejection) -> SceneInstance<R> {
