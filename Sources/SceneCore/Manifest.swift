@@ -64,7 +64,7 @@ public struct Manifest: Sendable {
 public typealias ManifestProblem = JSONProblem
 
 /// Why a manifest could not be loaded: every problem, in document order.
-public struct ManifestError: CodedReason {
+public struct ManifestError: JSONProblemReport {
     public let problems: [ManifestProblem]
 
     public init(problems: [ManifestProblem]) {
@@ -72,12 +72,6 @@ public struct ManifestError: CodedReason {
     }
 
     public var code: String { "invalid_manifest" }
-
-    public var fields: [String: JSONValue] {
-        ["problems": .array(problems.map { .string($0.description) })]
-    }
-
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 
 extension SceneRegistry where R == JSONValue {

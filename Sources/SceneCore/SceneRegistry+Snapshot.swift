@@ -51,20 +51,14 @@ public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
 }
 
 /// Why a registry snapshot could not be restored: every problem, with its JSON path.
-public struct RegistryRestoreError: CodedReason {
-    public let problems: [ManifestProblem]
+public struct RegistryRestoreError: JSONProblemReport {
+    public let problems: [JSONProblem]
 
-    public init(problems: [ManifestProblem]) {
+    public init(problems: [JSONProblem]) {
         self.problems = problems
     }
 
     public var code: String { "invalid_snapshot" }
-
-    public var fields: [String: JSONValue] {
-        ["problems": .array(problems.map { .string($0.description) })]
-    }
-
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 
 extension SceneRegistry {

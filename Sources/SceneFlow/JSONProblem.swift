@@ -14,3 +14,20 @@ public struct JSONProblem: Hashable, Sendable, CustomStringConvertible {
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }
+
+/// An error that lists the problems found in a JSON document (a manifest, a snapshot).
+///
+/// Conformers give `problems` and their `code`; the wire's `data.problems` and the text
+/// come from here.
+public protocol JSONProblemReport: CodedReason {
+    /// Every problem, in document order.
+    var problems: [JSONProblem] { get }
+}
+
+extension JSONProblemReport {
+    public var fields: [String: JSONValue] {
+        ["problems": .array(problems.map { .string($0.description) })]
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

@@ -214,7 +214,7 @@ public struct LinkTemplate: Hashable, Sendable {
 }
 
 /// Why a template could not be built; lists every problem with its JSON path.
-public struct LinkTemplateError: CodedReason {
+public struct LinkTemplateError: JSONProblemReport {
     /// One problem at one place in the template.
     public typealias Problem = JSONProblem
 
@@ -227,6 +227,4 @@ public struct LinkTemplateError: CodedReason {
     }
 
     public var code: String { "invalid_template" }
-
-    public var description: String { problems.map(\.description).joined(separator: "; ") }
 }
