@@ -100,7 +100,9 @@ int scene_unix_listen(const char *path, int backlog) {
 int scene_unix_connect(const char *path, int nonblocking) {
     struct sockaddr_un address;
     if (scene_unix_address(path, &address) < 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    // Non-blocking from the start: a Unix connect never waits then, it fails with EAGAIN
+    // when the listener's backlog is full.
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
     if (fd < 0) return -1;
     int result;
     do {
@@ -111,15 +113,6 @@ int scene_unix_connect(const char *path, int nonblocking) {
         close(fd);
         errno = saved;
         return -1;
-    }
-    if (nonblocking) {
-        int flags = fcntl(fd, F_GETFL);
-        if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-            int saved = errno;
-            close(fd);
-            errno = saved;
-            return -1;
-        }
     }
     return fd;
 }
@@ -168,6 +161,8 @@ ssize_t scene_recv(int fd, void *bytes, size_t capacity) {
     } while (got < 0 && errno == EINTR);
     return got;
 }
+
+int scene_open_reserve(void) { return open("/dev/null", O_RDONLY | O_CLOEXEC); }
 
 long scene_raise_open_file_limit(void) {
     struct rlimit limit;

@@ -1,4 +1,5 @@
 public import SceneFlow
+import Glibc
 import SceneSocket
 
 public import SceneWire
@@ -69,18 +70,25 @@ public final class SceneConnection: Sendable {
     public static func connect(
         path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30
     ) async throws(ClientError) -> SceneConnection {
-        let link = try await ClientLink.open(path: path)
+        let link = try await ClientLink.open(path: path, timeout: timeout)
         let params = WireCodec.json(HelloParams(role: role.rawValue, client: client, token: token))
-        let result = try await link.call(WireMethod.hello.rawValue, params: params, timeout: timeout)
         let hello: HelloResult
-        do {
-            hello = try result.decoded(as: HelloResult.self)
+        do throws(ClientError) {
+            let result = try await link.call(WireMethod.hello.rawValue, params: params, timeout: timeout)
+            do {
+                hello = try result.decoded(as: HelloResult.self)
+            } catch {
+                throw ClientError.invalidResponse("hello: \(error)")
+            }
         } catch {
+            // A refused or failed handshake leaves nothing open behind it.
             link.close()
-            throw .invalidResponse("hello: \(error)")
+            throw error
         }
         return SceneConnection(link: link, hello: hello, timeout: timeout)
     }
+
+    deinit { link.close() }
 
     /// Calls `method` with raw JSON params and returns the raw result.
     public func call(_ method: String, params: JSONValue? = nil) async throws(ClientError) -> JSONValue {
@@ -124,6 +132,7 @@ final class ClientLink: Sendable {
     private struct State {
         var nextID = 1
         var pending: [Int: CheckedContinuation<Result<JSONValue, ClientError>, Never>] = [:]
+        var timers: [Int: Task<Void, Never>] = [:]
         var closed: ClientError?
     }
 
@@ -157,20 +166,31 @@ final class ClientLink: Sendable {
         }
     }
 
-    static func open(path: String) async throws(ClientError) -> ClientLink {
+    static func open(path: String, timeout: Double?) async throws(ClientError) -> ClientLink {
         let loop = try loop()
+        // Connected off the loop thread, without blocking: a busy server delays only us.
+        let fd: Int32
+        do {
+            fd = try await SocketConnection.connectDescriptor(path: path, timeout: .milliseconds(Int((timeout ?? 30) * 1000)))
+        } catch {
+            throw .cannotConnect(path: path, detail: error.message)
+        }
         let result: Result<ClientLink, ClientError> = await withCheckedContinuation { continuation in
-            loop.execute {
+            let accepted = loop.execute {
                 do throws(SocketError) {
                     // The server caps what it reads, not what it writes: a large state or path
                     // must still reach the client.
-                    let connection = try SocketConnection.connect(path: path, loop: loop, maximumFrame: 256 << 20)
+                    let connection = try SocketConnection.adopt(fd, loop: loop, maximumFrame: 256 << 20)
                     let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop)
                     connection.handler = ClientHandler(link: link)
                     continuation.resume(returning: .success(link))
                 } catch {
                     continuation.resume(returning: .failure(.cannotConnect(path: path, detail: error.message)))
                 }
+            }
+            if !accepted {
+                Glibc.close(fd)
+                continuation.resume(returning: .failure(.cannotConnect(path: path, detail: "the client loop has stopped")))
             }
         }
         return try result.get()
@@ -192,9 +212,14 @@ final class ClientLink: Sendable {
             let connection = self.connection
             loop.execute { connection.value.send(message) }
             if let timeout {
-                Task {
+                let timer = Task { [weak self] in
                     try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
-                    self.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
+                    guard !Task.isCancelled else { return }
+                    self?.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
+                }
+                state.withLock { state in
+                    // Answered already: the timer has nothing left to time.
+                    if state.pending[id] == nil { timer.cancel() } else { state.timers[id] = timer }
                 }
             }
         }
@@ -208,7 +233,8 @@ final class ClientLink: Sendable {
     }
 
     func resolve(_ id: Int, _ result: Result<JSONValue, ClientError>) {
-        let waiter = state.withLock { $0.pending.removeValue(forKey: id) }
+        let (waiter, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
+        timer?.cancel()
         waiter?.resume(returning: result)
     }
 
@@ -216,6 +242,8 @@ final class ClientLink: Sendable {
     func closed(_ reason: ClientError) {
         let waiters = state.withLock { state -> [CheckedContinuation<Result<JSONValue, ClientError>, Never>] in
             state.closed = reason
+            for timer in state.timers.values { timer.cancel() }
+            state.timers.removeAll()
             defer { state.pending.removeAll() }
             return Array(state.pending.values)
         }
@@ -244,8 +272,8 @@ final class ClientHandler: FrameHandler {
         }
         if envelope.method == WireMethod.event, let range = envelope.params {
             let params = Envelope.value(at: range, in: payload)
-            if let seq = params["seq"]?.intValue, let type = params["type"]?.stringValue {
-                link.events.publish(WireEvent(seq: UInt64(seq), type: type, params: params))
+            if let number = params["seq"]?.intValue, let seq = UInt64(exactly: number), let type = params["type"]?.stringValue {
+                link.events.publish(WireEvent(seq: seq, type: type, params: params))
             }
             return
         }

@@ -31,9 +31,12 @@ public final class Coordinator: Sendable {
         self.loop = loop
         let bound = Mutex<Result<LoopBound<CoordinatorServer>, any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
+        let shutdown = ShutdownHook()
         loop.execute {
             do {
                 let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop)
+                // Set before the first connection can ask for a shutdown.
+                server.onShutdownRequest = { shutdown.fire() }
                 bound.withLock { $0 = .success(LoopBound(server, loop: loop)) }
             } catch {
                 bound.withLock { $0 = .failure(error) }
@@ -48,7 +51,11 @@ public final class Coordinator: Sendable {
             loop.shutdown()
             throw error
         }
-        server.loop.execute { [server] in server.value.onShutdownRequest = { [weak self] in self?.stopFromLoop() } }
+        shutdown.set { [weak self] in
+            guard let self else { return }
+            // On the loop, after the answer that asked for it has been flushed.
+            self.loop.execute { self.stopFromLoop() }
+        }
         // Waiters are released only once every answer has left and the socket is closed.
         loop.whenStopped { [weak self] in self?.markStopped() }
     }
@@ -92,7 +99,30 @@ public final class Coordinator: Sendable {
     /// How many connections are open now.
     public func connectionCount() async -> Int {
         await withCheckedContinuation { continuation in
-            loop.execute { [server] in continuation.resume(returning: server.value.sessionCount) }
+            let running = loop.execute { [server] in continuation.resume(returning: server.value.sessionCount) }
+            if !running { continuation.resume(returning: 0) }
         }
+    }
+}
+
+/// What a `coordinator.shutdown` request runs: set once the coordinator exists; a request
+/// that comes earlier is remembered and runs when it is set.
+final class ShutdownHook: Sendable {
+    private let state = Mutex<(action: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
+
+    func set(_ action: @escaping @Sendable () -> Void) {
+        let run = state.withLock { state -> Bool in
+            state.action = action
+            return state.requested
+        }
+        if run { action() }
+    }
+
+    func fire() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            state.requested = true
+            return state.action
+        }
+        action?()
     }
 }

@@ -59,11 +59,10 @@ final class CoordinatorServer: ListenerHandler {
         sessions[ObjectIdentifier(session)] = nil
     }
 
-    /// A `coordinator.shutdown` answer was queued: stop once it is written.
+    /// A `coordinator.shutdown` answer was queued: stop; the loop writes what is queued
+    /// (that answer included) before it closes the connections.
     func requestShutdown() {
-        // Run after this iteration's flush, so the answer leaves first.
-        let server = LoopBound(self, loop: loop)
-        loop.execute { server.value.onShutdownRequest?() }
+        onShutdownRequest?()
     }
 
     /// Stops accepting and closes every session (answers already queued are flushed first).

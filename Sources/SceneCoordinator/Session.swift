@@ -101,7 +101,7 @@ final class Session: FrameHandler {
     func connectionDidReachEndOfInput(_ connection: SocketConnection) {
         inputEnded = true
         subscription?.cancel()
-        if unanswered.isEmpty { connection.closeAfterFlush(.peerClosed) }
+        if unanswered.isEmpty { connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed) }
     }
 
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
@@ -146,7 +146,9 @@ final class Session: FrameHandler {
             case .success(let result): session.reply(id, result: result)
             case .failure(let error): session.reply(id, error: error)
             }
-            if session.inputEnded, session.unanswered.isEmpty { session.connection.closeAfterFlush(.peerClosed) }
+            if session.inputEnded, session.unanswered.isEmpty {
+                session.connection.closeAfterFlush(session.connection.inputEndReason ?? .peerClosed)
+            }
         }
     }
 

@@ -71,13 +71,16 @@ public final class EventLoop: Sendable {
         loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
-    /// Runs `work` on the loop thread. After the loop has stopped, `work` is dropped.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on the loop thread. After the loop has stopped, `work` is dropped and
+    /// the answer is `false`.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         submitted.withLock { state in
-            guard !state.closed else { return }
+            guard !state.closed else { return false }
             state.work.append(work)
             // Signalled under the lock, so the descriptor cannot be closed in between.
             if state.work.count == 1 { _ = scene_eventfd_signal(wake) }
+            return true
         }
     }
 
@@ -144,9 +147,11 @@ public final class EventLoop: Sendable {
             runSubmitted()
             flushAll()
         }
-        // Stopping: run what was submitted, then close everything still registered.
+        // Stopping: run what was submitted, give answers still queued a bounded time to
+        // leave, then close everything still registered.
         runSubmitted()
         flushAll()
+        drainWrites(until: .now + .seconds(2), events: &events)
         for handler in Array(confined.handlers.values) { handler.loopDidStop() }
         confined.handlers.removeAll()
         submitted.withLock { state in
@@ -155,8 +160,25 @@ public final class EventLoop: Sendable {
         }
         close(epoll)
         close(wake)
+        loopThread.withLock { $0 = nil }
         for handler in stopHandlers.withLock({ $0 }) { handler() }
         finished.signal()
+    }
+
+    /// Keeps writing to connections that still have answers queued, until they are done
+    /// or `deadline` passes.
+    private func drainWrites(until deadline: ContinuousClock.Instant, events: inout [scene_event]) {
+        func pending() -> Bool {
+            confined.handlers.values.contains { ($0 as? SocketConnection).map { !$0.isClosed && $0.pendingBytes > 0 } ?? false }
+        }
+        while pending(), ContinuousClock.now < deadline {
+            let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, 10) }
+            for index in 0..<max(0, Int(count)) where events[index].data != 0 {
+                confined.handlers[events[index].data]?.handle(events: events[index].events)
+            }
+            runSubmitted()
+            flushAll()
+        }
     }
 
     private func runSubmitted() {

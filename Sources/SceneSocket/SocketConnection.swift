@@ -40,7 +40,8 @@ public protocol FrameHandler: AnyObject {
     func connection(_ connection: SocketConnection, didFailFraming error: FramingError)
     /// The connection ended; called once.
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason)
-    /// The peer stopped sending (between frames) but may still read. The default closes
+    /// The peer stopped sending (``SocketConnection/inputEndReason`` says whether between
+    /// frames or in the middle of one) but may still read. The default closes
     /// once what is queued is written; an owner with answers still to come may wait for
     /// them and then call ``SocketConnection/closeAfterFlush(_:)``.
     func connectionDidReachEndOfInput(_ connection: SocketConnection)
@@ -48,7 +49,7 @@ public protocol FrameHandler: AnyObject {
 
 extension FrameHandler {
     public func connectionDidReachEndOfInput(_ connection: SocketConnection) {
-        connection.closeAfterFlush(.peerClosed)
+        connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed)
     }
 }
 
@@ -80,31 +81,45 @@ public final class SocketConnection: LoopHandler {
     private var closingAfterFlush: CloseReason?
     private var framingFailed = false
     private var inputEnded = false
+    /// How the peer's input ended, once it has: between frames, or in the middle of one.
+    public private(set) var inputEndReason: CloseReason?
     private(set) public var isClosed = false
 
-    init(fd: Int32, loop: EventLoop, maximumFrame: Int) {
+    init(fd: Int32, loop: EventLoop, maximumFrame: Int, peer: (uid: UInt32, pid: Int32)?) {
         self.fd = fd
         self.loop = loop
         self.decoder = FrameDecoder(maximum: maximumFrame)
+        peerUID = peer?.uid
+        peerPID = peer?.pid
+    }
+
+    /// The peer of a connected socket, from `SO_PEERCRED`.
+    static func peer(of fd: Int32) -> (uid: UInt32, pid: Int32)? {
         var uid: uid_t = 0
         var pid: pid_t = 0
-        if scene_peer_credentials(fd, &uid, &pid) == 0 {
-            peerUID = uid
-            peerPID = pid
-        } else {
-            peerUID = nil
-            peerPID = nil
+        guard scene_peer_credentials(fd, &uid, &pid) == 0 else { return nil }
+        return (uid, pid)
+    }
+
+    /// Connects to the Unix socket at `path` without blocking: a full backlog is retried
+    /// (briefly sleeping) until `timeout`. Returns the connected descriptor.
+    public static func connectDescriptor(path: String, timeout: Duration = .seconds(10)) async throws(SocketError) -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let fd = scene_unix_connect(path, 1)
+            if fd >= 0 { return fd }
+            let error = SocketError("connect(\(path))")
+            guard error.code == EAGAIN, ContinuousClock.now < deadline else { throw error }
+            try? await Task.sleep(for: .milliseconds(2))
         }
     }
 
-    /// Connects to the Unix socket at `path` and registers the connection with `loop`.
-    /// Call on the loop thread.
-    public static func connect(path: String, loop: EventLoop, maximumFrame: Int = 1 << 20) throws(SocketError)
+    /// Takes over a connected descriptor and registers it with `loop`. Call on the loop
+    /// thread; on failure the descriptor is closed.
+    public static func adopt(_ fd: Int32, loop: EventLoop, maximumFrame: Int = 1 << 20) throws(SocketError)
         -> SocketConnection
     {
-        let fd = scene_unix_connect(path, 1)
-        guard fd >= 0 else { throw SocketError("connect(\(path))") }
-        let connection = SocketConnection(fd: fd, loop: loop, maximumFrame: maximumFrame)
+        let connection = SocketConnection(fd: fd, loop: loop, maximumFrame: maximumFrame, peer: peer(of: fd))
         try connection.start()
         return connection
     }
@@ -132,7 +147,7 @@ public final class SocketConnection: LoopHandler {
 
     /// Queues bytes that already carry their frame headers.
     public func sendFramed(_ bytes: [UInt8]) {
-        guard !isClosed, closingAfterFlush == nil else { return }
+        guard !isClosed, closingAfterFlush == nil, !bytes.isEmpty else { return }
         enqueue(bytes)
     }
 
@@ -140,8 +155,14 @@ public final class SocketConnection: LoopHandler {
         queue.append(bytes)
         queuedBytes += bytes.count
         if queuedBytes > writeQueueCap {
-            close(.writeQueueOverCap(cap: writeQueueCap))
-            return
+            // Over the cap counts only what the peer has not taken: write what it will take
+            // now, and disconnect only if it still lags.
+            flush()
+            if isClosed { return }
+            if queuedBytes > writeQueueCap {
+                close(.writeQueueOverCap(cap: writeQueueCap))
+                return
+            }
         }
         if !flushScheduled {
             flushScheduled = true
@@ -198,13 +219,21 @@ public final class SocketConnection: LoopHandler {
                     handler?.connection(self, didFailFraming: error)
                 }
             } else if count == 0 {
-                if decoder.hasPartialFrame, !framingFailed {
-                    close(.eofMidFrame)
-                } else if inputEnded || closingAfterFlush != nil {
-                    // Fully closed now, or already closing: nothing more can be delivered.
+                if decoder.hasPartialFrame, !framingFailed, !inputEnded {
+                    // Answers to the complete requests before the cut still go out.
+                    inputEndReason = .eofMidFrame
+                    stopReading()
+                    handler?.connectionDidReachEndOfInput(self)
+                } else if inputEnded {
+                    // Fully closed now: nothing more can be delivered.
                     close(closingAfterFlush ?? .peerClosed)
+                } else if let reason = closingAfterFlush {
+                    // Closing already (after an error answer): let that answer go out first.
+                    stopReading()
+                    if queuedBytes == 0 { close(reason) }
                 } else {
                     // Half-closed: stop watching input; the peer may still read answers.
+                    inputEndReason = .peerClosed
                     inputEnded = true
                     watchingWritable = queuedBytes > 0
                     loop.modify(fd, token: token, events: watchingWritable ? UInt32(SCENE_EPOLLOUT) : 0)
@@ -219,8 +248,16 @@ public final class SocketConnection: LoopHandler {
         }
     }
 
+    /// Stops watching input (the peer sent its last byte); keeps watching writability while
+    /// answers wait.
+    private func stopReading() {
+        inputEnded = true
+        watchingWritable = queuedBytes > 0
+        loop.modify(fd, token: token, events: watchingWritable ? UInt32(SCENE_EPOLLOUT) : 0)
+    }
+
     /// Writes what is queued, as far as the socket takes it.
-    func flush() {
+    public func flush() {
         flushScheduled = false
         guard !isClosed else { return }
         while !queue.isEmpty {

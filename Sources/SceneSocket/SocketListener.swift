@@ -24,6 +24,9 @@ public final class SocketListener: LoopHandler {
     private var fd: Int32
     private var token: UInt64 = 0
     private var closed = false
+    /// Closed to make room when descriptors run out, so one waiting peer can be accepted
+    /// and turned away instead of the loop spinning on a listener it cannot serve.
+    private var reserve: Int32 = scene_open_reserve()
 
     init(fd: Int32, path: String, loop: EventLoop, maximumFrame: Int, allowedUID: UInt32?) {
         self.fd = fd
@@ -67,6 +70,7 @@ public final class SocketListener: LoopHandler {
         closed = true
         loop.deregister(fd, token: token)
         Glibc.close(fd)
+        if reserve >= 0 { Glibc.close(reserve) }
         unlink(path)
     }
 
@@ -75,13 +79,17 @@ public final class SocketListener: LoopHandler {
     func handle(events: UInt32) {
         while !closed {
             let client = scene_accept(fd)
-            guard client >= 0 else { return }  // EAGAIN, or a transient accept error
-            let connection = SocketConnection(fd: client, loop: loop, maximumFrame: maximumFrame)
-            if let allowedUID, connection.peerUID != allowedUID {
+            guard client >= 0 else {
+                if errno == EMFILE || errno == ENFILE { turnAwayOne() }
+                return  // EAGAIN, or a transient accept error
+            }
+            let peer = SocketConnection.peer(of: client)
+            if let allowedUID, peer?.uid != allowedUID {
                 Glibc.close(client)
-                handler?.listener(self, didRefusePeer: connection.peerUID ?? UInt32.max, pid: connection.peerPID ?? 0)
+                handler?.listener(self, didRefusePeer: peer?.uid ?? UInt32.max, pid: peer?.pid ?? 0)
                 continue
             }
+            let connection = SocketConnection(fd: client, loop: loop, maximumFrame: maximumFrame, peer: peer)
             do {
                 try connection.start()
             } catch {
@@ -89,6 +97,15 @@ public final class SocketListener: LoopHandler {
             }
             handler?.listener(self, didAccept: connection)
         }
+    }
+
+    /// Out of descriptors: accept one waiting peer with the reserve's slot and close it.
+    private func turnAwayOne() {
+        Log.error("out of file descriptors: turning a connection away")
+        if reserve >= 0 { Glibc.close(reserve) }
+        let client = scene_accept(fd)
+        if client >= 0 { Glibc.close(client) }
+        reserve = scene_open_reserve()
     }
 }
 
@@ -100,7 +117,7 @@ public enum SocketPlacementError: Error, Hashable, Sendable, CustomStringConvert
     case inUse(String)
     /// Something other than a socket is at the path.
     case notASocket(String)
-    /// The folder exists but is not private (mode 0700) to this user.
+    /// The folder is not a directory, or anyone could replace files in it.
     case unsafeFolder(String)
     /// A system call failed.
     case system(SocketError)
@@ -111,7 +128,7 @@ public enum SocketPlacementError: Error, Hashable, Sendable, CustomStringConvert
             return "socket path is \(path.utf8.count) bytes, longer than the \(limit) a Unix socket allows: \(path)"
         case .inUse(let path): return "a server already answers on \(path)"
         case .notASocket(let path): return "\(path) exists and is not a socket; not replacing it"
-        case .unsafeFolder(let path): return "socket folder \(path) must be a directory of mode 0700 owned by this user"
+        case .unsafeFolder(let path): return "socket folder \(path) is not a directory, or others could replace a socket in it"
         case .system(let error): return error.description
         }
     }
@@ -134,14 +151,18 @@ public enum SocketPlacement {
         if !folder.isEmpty {
             var info = stat()
             if stat(folder, &info) != 0 {
+                // A folder made here is private: 0700.
                 guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
                     throw .system(SocketError("mkdir(\(folder))"))
                 }
-            } else if (info.st_mode & S_IFMT) != S_IFDIR || info.st_uid != getuid() {
+            } else if (info.st_mode & S_IFMT) != S_IFDIR {
                 throw .unsafeFolder(folder)
-            } else if info.st_mode & 0o077 != 0 {
-                // Our own folder: make it private rather than refuse.
-                guard chmod(folder, 0o700) == 0 else { throw .system(SocketError("chmod(\(folder))")) }
+            } else if info.st_uid != getuid(), info.st_mode & 0o002 != 0, info.st_mode & S_ISVTX == 0 {
+                // Anyone could replace the socket there (writable by all, not sticky).
+                throw .unsafeFolder(folder)
+            } else if info.st_uid == getuid(), info.st_mode & 0o077 != 0 {
+                // An existing folder keeps its mode; the socket's own 0600 still guards it.
+                Log.warn("socket folder \(folder) is open to others (mode \(String(info.st_mode & 0o777, radix: 8))); the socket itself is 0600")
             }
         }
         var info = stat()

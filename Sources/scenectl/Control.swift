@@ -45,6 +45,8 @@ struct Request {
     let from: String?
     let scene: String?
     let json: JSONValue?
+    let intent: FlowIntent<JSONValue>?
+    let plan: FlowPlan<JSONValue>?
     let format: String
     let topics: [WireTopic]?
 
@@ -83,6 +85,19 @@ struct Request {
             positionals = try arguments.expect()
         }
         self.json = json
+        // The shapes are checked here, so a mis-shaped intent or plan is a usage error.
+        var intent: FlowIntent<JSONValue>?
+        var plan: FlowPlan<JSONValue>?
+        do {
+            if command == "send" { intent = try json?.decoded(as: FlowIntent<JSONValue>.self) }
+            if command == "apply" { plan = try json?.decoded(as: FlowPlan<JSONValue>.self) }
+        } catch let error as DecodingError {
+            throw UsageError("the \(command == "send" ? "intent" : "plan") does not fit: \(WireCodec.describe(error))")
+        } catch {
+            throw UsageError("\(error)")
+        }
+        self.intent = intent
+        self.plan = plan
         if let list = arguments.option("topics") {
             var parsed: [WireTopic] = []
             for name in list.split(separator: ",") {
@@ -123,22 +138,10 @@ struct Request {
             let result = try await connection.route(json!, from: positionals[0])
             asJSON ? printJSON(result) : print("\(result.outcome) in \(result.instance.id): \(describe(result.path))")
         case "send":
-            let intent: FlowIntent<JSONValue>
-            do {
-                intent = try json!.decoded(as: FlowIntent<JSONValue>.self)
-            } catch {
-                throw .remote(.invalidParams("intent: \(error)"))
-            }
-            let result = try await connection.send(intent, to: positionals[0])
+            let result = try await connection.send(intent!, to: positionals[0])
             asJSON ? printJSON(result) : print("\(result.outcome): \(describe(result.path))")
         case "apply":
-            let plan: FlowPlan<JSONValue>
-            do {
-                plan = try json!.decoded(as: FlowPlan<JSONValue>.self)
-            } catch {
-                throw .remote(.invalidParams("plan: \(error)"))
-            }
-            let path = try await connection.apply(plan, to: positionals[0])
+            let path = try await connection.apply(plan!, to: positionals[0])
             asJSON ? printJSON(PathResult(path: path)) : print(describe(path))
         case "link":
             let result = try await connection.openLink(positionals[0])

@@ -5,6 +5,7 @@ import SceneCoordinator
 import SceneCore
 import SceneFlow
 import SceneSocket
+import Synchronization
 
 /// `scenectl serve`: serves a registry until SIGINT, SIGTERM or `coordinator.shutdown`.
 enum Serve {
@@ -28,6 +29,20 @@ enum Serve {
         }
         let path = arguments.option("socket")
             ?? CoordinatorConfiguration.defaultSocketPath(app: arguments.option("app") ?? manifest.app)
+        // Signals become a clean stop (the socket file removed, exit 0); they are caught
+        // before the socket exists, so none can leave it behind. A reader that went away
+        // must never kill the server: writes report EPIPE instead.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let stopRequested = StopFlag()
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopRequested.stop() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
         let coordinator: Coordinator
         do {
             let registry = try SceneRegistry(manifest: manifest)
@@ -40,19 +55,31 @@ enum Serve {
             standardError("scenectl: cannot serve: \(error)")
             return .failure
         }
-        // Signals become a clean stop: the socket file is removed and the exit code is 0.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { coordinator.stop() }
-            source.resume()
-            return source
-        }
+        stopRequested.attach(coordinator)
         emit("serving \(manifest.app) on \(path)")
         await coordinator.waitUntilStopped()
-        sources.forEach { $0.cancel() }
         return .success
+    }
+}
+
+/// A stop asked for by a signal, remembered until the coordinator exists.
+final class StopFlag: Sendable {
+    private let state = Mutex<(coordinator: Coordinator?, stopped: Bool)>((nil, false))
+
+    func stop() {
+        let coordinator = state.withLock { state -> Coordinator? in
+            state.stopped = true
+            return state.coordinator
+        }
+        coordinator?.stop()
+    }
+
+    func attach(_ coordinator: Coordinator) {
+        let stopNow = state.withLock { state -> Bool in
+            state.coordinator = coordinator
+            return state.stopped
+        }
+        if stopNow { coordinator.stop() }
     }
 }
 

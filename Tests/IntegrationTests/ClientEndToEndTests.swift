@@ -176,6 +176,41 @@ struct SubscriptionEdgeTests {
         }
     }
 
+    @Test("subscribing again replaces the topics: events of the old subscription stop")
+    func resubscribe() async throws {
+        try await withServer { server in
+            let driver = try await server.connect()
+            let client = try RawClient(path: server.path)
+            try await client.hello()
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
+            #expect(try await client.readMessage()["id"] == 1)
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":2,"method":"subscribe","params":{"topics":["link"]}}"#)
+            #expect(try await client.readMessage()["id"] == 2)
+            _ = try await driver.open("main")
+            _ = try await driver.openLink("demo://demo.example/viewer/1")
+            // Only link events may come now: the scene events of both requests are muted.
+            var seen: [String] = []
+            while seen.count < 1 {
+                let message = try await client.readMessage()
+                if let type = message["params"]?["type"]?.stringValue { seen.append(type) }
+            }
+            #expect(seen == ["link.handled"])
+        }
+    }
+
+    @Test("a refused handshake closes the client's socket: the server sees no connection left")
+    func refusedHelloCloses() async throws {
+        try await withServer { server in
+            do {
+                _ = try await SceneConnection.connect(path: server.path, client: "x", role: .scene)
+                Issue.record("the scene role must be refused")
+            } catch let error as ClientError {
+                #expect(error.reason == "unsupported_role")
+            }
+            #expect(await eventually { await server.coordinator.connectionCount() == 0 })
+        }
+    }
+
     @Test("a flow request on an instance that is not open is refused not_open and is an event")
     func flowOnClosedInstance() async throws {
         try await withServer { server in

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SceneFlow
 import SceneWire
 import Testing
@@ -57,7 +58,8 @@ struct ScenectlTests {
 
     @Test("usage errors exit 2, before any connection", arguments: [
         ["open"], ["push", "notes"], ["frobnicate"], ["send", "main-1", "{not json"], ["auth", "maybe"],
-        ["state", "--format", "svg"], ["open", "main", "--bogus"],
+        ["state", "--format", "svg"], ["open", "main", "--bogus"], ["send", "main-1", #"{"type":"teleport"}"#],
+        ["apply", "main-1", #"[{"type":"sheet","route":1},{"type":"push","route":2}]"#],
     ])
     func usage(arguments: [String]) async throws {
         let result = try await scenectl(arguments + ["--socket", "/nonexistent/none.sock"])
@@ -94,10 +96,10 @@ struct ScenectlTests {
         }
     }
 
-    @Test("SIGTERM stops serve cleanly: exit 0 and the socket file removed")
-    func sigterm() async throws {
+    @Test("SIGTERM and SIGINT stop serve cleanly: exit 0 and the socket file removed", arguments: [SIGTERM, SIGINT])
+    func signals(number: Int32) async throws {
         try await withServe { server, path in
-        server.process.terminate()
+        kill(server.process.processIdentifier, number)
         #expect(await server.wait() == 0)
         #expect(!FileManager.default.fileExists(atPath: path))
         }

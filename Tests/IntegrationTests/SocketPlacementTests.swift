@@ -51,6 +51,18 @@ struct SocketPlacementTests {
         }
     }
 
+    @Test("a file that is not a socket is never replaced")
+    func notASocket() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.file("demo.sock")
+            try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: SocketPlacementError.notASocket(path)) {
+                try Coordinator(registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: path))
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+        }
+    }
+
     @Test("a path longer than a Unix socket allows is a clear error")
     func tooLong() throws {
         let path = "/tmp/" + String(repeating: "x", count: 120) + ".sock"

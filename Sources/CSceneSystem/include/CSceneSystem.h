@@ -38,8 +38,8 @@ int scene_eventfd_drain(int fd);
 int scene_unix_path_max(void);
 /// A non-blocking, close-on-exec Unix stream socket bound to `path` and listening.
 int scene_unix_listen(const char *path, int backlog);
-/// A close-on-exec Unix stream socket connected to `path` (blocking connect, then
-/// non-blocking when `nonblocking` is set).
+/// A close-on-exec Unix stream socket connected to `path`; with `nonblocking` the socket
+/// is non-blocking from the start and a full backlog fails with EAGAIN.
 int scene_unix_connect(const char *path, int nonblocking);
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int scene_accept(int listener);
@@ -52,6 +52,9 @@ ssize_t scene_send(int fd, const void *bytes, size_t count);
 ssize_t scene_sendv(int fd, const struct iovec *vectors, int count);
 ssize_t scene_recv(int fd, void *bytes, size_t capacity);
 
+/// A spare descriptor (on /dev/null), kept so that a server out of descriptors can still
+/// accept and close a connection instead of spinning on it.
+int scene_open_reserve(void);
 /// Raises the soft open-file limit to the hard limit; returns the new soft limit.
 long scene_raise_open_file_limit(void);
 /// Sets or clears FD_CLOEXEC.
