@@ -14,7 +14,7 @@ import SceneFlow
 
 let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("c")
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("wire-bench-\(getpid())")
-try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 defer { try? FileManager.default.removeItem(at: work) }
 
 /// Runs a program to completion and returns its standard output.
