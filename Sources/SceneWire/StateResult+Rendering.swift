@@ -34,9 +34,7 @@ extension StateResult {
             lines.append("  \"scene:\(scene.id)\" [label=\"\(escape(scene.id))\\n\(scene.kind), \(scene.instances)\", shape=folder];")
         }
         for info in instances {
-            var label = info.id
-            if !info.value.isNull { label += " = \(info.value)" }
-            label += "\\n\(info.phase)\(info.focused ? ", focused" : "")"
+            let label = graphLabel(info, separator: "\\n")
             lines.append("  \"\(info.id)\" [label=\"\(escape(label))\"\(info.focused ? ", style=bold" : "")];")
             lines.append("  \"scene:\(info.scene)\" -> \"\(info.id)\";")
             var previous = info.id
@@ -62,9 +60,7 @@ extension StateResult {
             lines.append("  scene_\(id(scene.id))[[\"\(mermaidEscape(scene.id)) (\(scene.kind), \(scene.instances))\"]]")
         }
         for info in instances {
-            var label = info.id
-            if !info.value.isNull { label += " = \(info.value)" }
-            label += " · \(info.phase)\(info.focused ? ", focused" : "")"
+            let label = graphLabel(info, separator: " · ")
             lines.append("  \(id(info.id))[\"\(mermaidEscape(label))\"]")
             lines.append("  scene_\(id(info.scene)) --> \(id(info.id))")
             var previous = id(info.id)
@@ -77,6 +73,13 @@ extension StateResult {
             if let parent = info.pushedFrom { lines.append("  \(id(parent)) -. pushed .-> \(id(info.id))") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// An instance's label in a graph: id, value, phase, focus.
+    private func graphLabel(_ info: InstanceObject, separator: String) -> String {
+        var label = info.id
+        if !info.value.isNull { label += " = \(info.value)" }
+        return label + separator + info.phase + (info.focused ? ", focused" : "")
     }
 
     private func escape(_ text: String) -> String {
