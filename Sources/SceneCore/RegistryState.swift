@@ -139,18 +139,30 @@ public struct SceneTree: Sendable {
     /// `window`, `volume 0.6x0.6x0.6 m`, `immersive full`.
     public static func describe(_ kind: SceneKind) -> String {
         switch kind {
-        case .window: return "window"
-        case .volume(let size): return "volume \(size.width)x\(size.height)x\(size.depth) m"
-        case .immersive(let style): return "immersive \(style.rawValue)"
+        case .window: return describeKind(kind.name, size: nil, style: nil)
+        case .volume(let size): return describeKind(kind.name, size: [size.width, size.height, size.depth], style: nil)
+        case .immersive(let style): return describeKind(kind.name, size: nil, style: style.rawValue)
+        }
+    }
+
+    /// A kind as the wire names it (`volume` with its size, `immersive` with its style),
+    /// described as `describe(_:)` describes a `SceneKind`.
+    public static func describeKind(_ name: String, size: [Double]?, style: String?) -> String {
+        switch name {
+        case "volume": return "volume \((size ?? []).map { "\($0)" }.joined(separator: "x")) m"
+        case "immersive": return "immersive \(style ?? ImmersionStyle.mixed.rawValue)"
+        default: return name
         }
     }
 
     /// `single`, `perValue`, `multiple`, `multiple, max 3`.
     public static func describe(_ policy: InstancePolicy) -> String {
-        switch policy {
-        case .single: return "single"
-        case .perValue: return "perValue"
-        case .multiple(let max): return max.map { "multiple, max \($0)" } ?? "multiple"
-        }
+        if case .multiple(let max) = policy { return describePolicy(policy.name, max: max) }
+        return describePolicy(policy.name, max: nil)
+    }
+
+    /// A policy as the wire names it, with its maximum, described as `describe(_:)` describes an `InstancePolicy`.
+    public static func describePolicy(_ name: String, max: Int?) -> String {
+        max.map { "\(name), max \($0)" } ?? name
     }
 }

@@ -8,16 +8,9 @@ extension StateResult {
         SceneTree(
             app: app, phase: phase, focused: focused, immersive: immersive, pendingLink: pendingLink,
             scenes: scenes.map { scene in
-                let kind: String
-                switch scene.kind {
-                case "volume":
-                    let size = (scene.size ?? []).map { "\($0)" }.joined(separator: "x")
-                    kind = "volume \(size) m"
-                case "immersive": kind = "immersive \(scene.style ?? "mixed")"
-                default: kind = scene.kind
-                }
-                let policy = scene.instances == "multiple" ? scene.max.map { "multiple, max \($0)" } ?? "multiple" : scene.instances
-                return SceneTree.Scene(id: scene.id, kind: kind, policy: policy)
+                SceneTree.Scene(
+                    id: scene.id, kind: SceneTree.describeKind(scene.kind, size: scene.size, style: scene.style),
+                    policy: SceneTree.describePolicy(scene.instances, max: scene.max))
             },
             instances: instances.map { info in
                 SceneTree.Instance(

@@ -29,6 +29,10 @@ struct ScenectlTests {
         #expect(send.out == "changed: push(\"page\")\n")
         let state = try await scenectl(["state", "--socket", path])
         #expect(state.out.contains(#"  viewer-1 = "42"  active  focused  path: push("page")"#))
+        // The wire's tree reads like the registry's own.
+        #expect(state.out.contains("notes  window, multiple, max 3\n"))
+        #expect(state.out.contains("globe  volume 0.6x0.6x0.6 m, single\n"))
+        #expect(state.out.contains("theatre  immersive full, single\n"))
         let json = try await scenectl(["state", "--json", "--socket", path])
         #expect(try JSONParser.parse(json.out.trimmingCharacters(in: .whitespacesAndNewlines))["focused"] == "viewer-1")
         let dot = try await scenectl(["state", "--format", "dot", "--socket", path])
