@@ -17,19 +17,26 @@ public final class Coordinator: Sendable {
     public let configuration: CoordinatorConfiguration
     let loop: EventLoop
     private let server: LoopBound<CoordinatorServer>
+    private let supervisor: LoopBound<Supervisor>
     private let stopped = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let shuttingDown = Atomic<Bool>(false)
+    private let writer: StateWriter?
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     /// Binds the socket and starts serving `registry`.
     ///
     /// - Throws: ``SocketPlacementError`` when the path is too long, another server answers
     ///   there, or the socket cannot be bound.
-    public init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration) throws {
+    ///
+    /// - `launcher`: the one `registry` was made with, for process-backed scenes (see
+    ///   ``start(manifest:configuration:restoring:)``, which makes both).
+    public init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil) throws {
         self.registry = registry
         self.configuration = configuration
         _ = Coordinator.raiseOpenFileLimit
         let loop = try EventLoop(name: "scene-coordinator")
         self.loop = loop
-        let bound = Mutex<Result<LoopBound<CoordinatorServer>, any Error>?>(nil)
+        let bound = Mutex<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let shutdown = ShutdownHook()
         loop.execute {
@@ -37,24 +44,39 @@ public final class Coordinator: Sendable {
                 let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
-                bound.withLock { $0 = .success(LoopBound(server, loop: loop)) }
+                launcher?.attach(server.supervisor.bound)
+                server.supervisor.start()
+                bound.withLock { $0 = .success((LoopBound(server, loop: loop), server.supervisor.bound)) }
             } catch {
                 bound.withLock { $0 = .failure(error) }
             }
             ready.signal()
         }
         ready.wait()
+        let server: LoopBound<CoordinatorServer>
+        let supervisor: LoopBound<Supervisor>
         switch bound.withLock({ $0 })! {
-        case .success(let server):
-            self.server = server
+        case .success(let made):
+            (server, supervisor) = made
         case .failure(let error):
             loop.shutdown()
             throw error
         }
+        self.server = server
+        self.supervisor = supervisor
+        if let path = configuration.stateFile {
+            writer = StateWriter(path: path, registry: registry) {
+                await withCheckedContinuation { continuation in
+                    let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
+                    if !running { continuation.resume(returning: []) }
+                }
+            }
+        } else {
+            writer = nil
+        }
         shutdown.set { [weak self] in
             guard let self else { return }
-            // On the loop, after the answer that asked for it has been flushed.
-            self.loop.execute { self.stopFromLoop() }
+            Task { await self.shutdown() }
         }
         // Waiters are released only once every answer has left and the socket is closed.
         loop.whenStopped { [weak self] in self?.markStopped() }
@@ -65,15 +87,80 @@ public final class Coordinator: Sendable {
 
     /// Stops serving: closes every connection and the listener, then the loop.
     public func stop() {
+        watcher.withLock { $0?.cancel() }
         loop.execute { [server] in server.value.close() }
         loop.shutdown()
     }
 
-    /// Called on the loop thread once a `coordinator.shutdown` answer is queued; the loop
-    /// flushes it before it stops.
-    private func stopFromLoop() {
-        server.value.close()
-        loop.shutdown()
+    /// Makes a registry for `manifest` whose process-backed scenes this coordinator
+    /// spawns and supervises, restores `snapshot` into it when given, and starts serving.
+    ///
+    /// - Restored process-backed instances come back `disconnected`, and their processes
+    ///   are started again; they get their paths in their `hello` result.
+    /// - With ``CoordinatorConfiguration/stateFile`` set, the state is written within a
+    ///   second of every change of instances or paths.
+    /// - Throws: ``RegistryConfigurationError``, ``RegistryRestoreError``, or
+    ///   ``SocketPlacementError``.
+    public static func start(
+        manifest: Manifest, configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
+    ) async throws -> Coordinator {
+        let launcher = ProcessLauncher()
+        let registry = try SceneRegistry(manifest: manifest, launcher: launcher)
+        if let snapshot { try await registry.restore(snapshot) }
+        let coordinator = try Coordinator(registry: registry, configuration: configuration, launcher: launcher)
+        let restored = await registry.processInstances().filter { $0.phase != .opening }.map(\.id)
+        for id in restored { await registry.processDisconnected(id, exit: nil) }
+        let supervisor = coordinator.supervisor
+        supervisor.loop.execute { supervisor.value.adopt(restored) }
+        coordinator.watchForChanges()
+        return coordinator
+    }
+
+    /// Marks the state file for writing on every change of instances, paths or processes.
+    private func watchForChanges() {
+        guard let writer else { return }
+        let events = registry.events(buffering: .unbounded)
+        watcher.withLock { task in
+            task = Task {
+                await writer.changed()
+                for await event in events {
+                    switch event.event {
+                    case .linkHandled, .linkRejected, .requestRejected: continue
+                    default: await writer.changed()
+                    }
+                }
+            }
+        }
+        let supervisor = self.supervisor
+        loop.execute { supervisor.value.onChange = { Task { await writer.changed() } } }
+    }
+
+    /// Shuts down in order: the state is written, every scene process is closed in stages
+    /// (without dismissing its instance), the state is written again without processes,
+    /// then the coordinator stops. Later calls wait for the first.
+    public func shutdown() async {
+        guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else {
+            await waitUntilStopped()
+            return
+        }
+        Log.info("shutting down")
+        let snapshot = await registry.snapshot()
+        if let writer {
+            let processes = await withCheckedContinuation { continuation in
+                let supervisor = self.supervisor
+                let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
+                if !running { continuation.resume(returning: []) }
+            }
+            await writer.write(CoordinatorState(snapshot: snapshot, processes: processes))
+        }
+        await withCheckedContinuation { continuation in
+            let supervisor = self.supervisor
+            let running = loop.execute { supervisor.value.stopAll { continuation.resume() } }
+            if !running { continuation.resume() }
+        }
+        await writer?.finish(with: CoordinatorState(snapshot: snapshot, processes: []))
+        watcher.withLock { $0?.cancel() }
+        stop()
     }
 
     private func markStopped() {

@@ -17,6 +17,29 @@ public struct CoordinatorConfiguration: Sendable {
     /// The uid allowed to connect (`SO_PEERCRED`); the default is this process's own.
     public var allowedUID: UInt32? = getuid()
 
+    // Scene processes.
+
+    /// How long a spawned scene process has to say `hello` (default 10 s) unless its
+    /// scene's `launch.timeout` says otherwise.
+    public var launchTimeout: Duration = .seconds(10)
+    /// How often every scene process is pinged (default 5 s).
+    public var heartbeatInterval: Duration = .seconds(5)
+    /// How many heartbeats in a row may go unanswered before the process counts as dead
+    /// and is killed (default 3).
+    public var heartbeatMisses: Int = 3
+    /// How long a scene has to answer `scene.close`, and then to exit (default 3 s).
+    public var closeGrace: Duration = .seconds(3)
+    /// How long after SIGTERM before SIGKILL (default 2 s).
+    public var terminateGrace: Duration = .seconds(2)
+    /// How long a relayed `scene.call` waits for its answer unless the call says (default 10 s).
+    public var callTimeout: Duration = .seconds(10)
+    /// Where the coordinator keeps its state (`--state`): written within a second of any
+    /// change of instances or paths, and at shutdown. Nil: nowhere.
+    public var stateFile: String?
+    /// The environment scene processes start from (their scene's `launch.env` and the
+    /// `SCENE_*` variables are added); the coordinator's own by default.
+    public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+
     public init(socketPath: String) {
         self.socketPath = socketPath
     }

@@ -9,6 +9,7 @@ final class CoordinatorServer: ListenerHandler {
     let registry: SceneRegistry<JSONValue>
     let configuration: CoordinatorConfiguration
     let loop: EventLoop
+    let supervisor: Supervisor
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -20,6 +21,7 @@ final class CoordinatorServer: ListenerHandler {
         self.registry = registry
         self.configuration = configuration
         self.loop = loop
+        self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)
         let listener = try SocketListener.listen(
             path: configuration.socketPath, loop: loop, maximumFrame: configuration.maximumFrame,
             allowedUID: configuration.allowedUID)
@@ -57,6 +59,7 @@ final class CoordinatorServer: ListenerHandler {
 
     func sessionDidClose(_ session: Session) {
         sessions[ObjectIdentifier(session)] = nil
+        if session.role == .scene { supervisor.sessionClosed(session) }
     }
 
     /// A `coordinator.shutdown` answer was queued: stop; the loop writes what is queued
@@ -71,6 +74,7 @@ final class CoordinatorServer: ListenerHandler {
         closed = true
         listener?.close()
         listener = nil
+        supervisor.close()
         for session in Array(sessions.values) { session.shutdown() }
         Log.info("stopped serving \(registry.app)")
     }

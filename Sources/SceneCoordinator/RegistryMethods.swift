@@ -51,19 +51,35 @@ enum RegistryMethods {
 
         case .sceneDismiss:
             let request = try WireCodec.decode(DismissParams.self, from: params)
-            let dismissed: [InstanceID]
+            let force = request.force ?? false
             switch (request.instance, request.scene) {
             case (let text?, nil):
                 let id = try instanceID(text)
-                dismissed = try await domain { () async throws(RegistryRejection) in try await registry.dismiss(id) }
-            case (nil, let scene?):
-                dismissed = try await domain { () async throws(RegistryRejection) in
-                    try await registry.dismiss(scene: scene, value: request.value)
+                let dismissed = try await domain { () async throws(RegistryRejection) in
+                    try await registry.dismiss(id, force: force)
                 }
+                return WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
+            case (nil, let scene?):
+                let outcome = try await domain { () async throws(RegistryRejection) in
+                    try await registry.dismiss(scene: scene, value: request.value, force: force)
+                }
+                return WireCodec.json(DismissResult(
+                    dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description)))
             default:
                 throw .invalidParams("give either instance, or scene (with an optional value)")
             }
-            return WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
+
+        case .scenePhase:
+            let request = try WireCodec.decode(ScenePhaseParams.self, from: params)
+            let id = try instanceID(request.instance)
+            guard let phase = ScenePhase(rawValue: request.phase) else {
+                throw .invalidParams("phase: \"\(request.phase)\" is not a phase (active, inactive or background)")
+            }
+            let info = try await domain { () async throws(RegistryRejection) in
+                try await registry.setPhase(id, phase)
+                return try await registry.info(id)
+            }
+            return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
 
         case .immersiveDismiss:
             let dismissed = try await domain { () async throws(RegistryRejection) in try await registry.dismissImmersive() }
@@ -153,7 +169,7 @@ enum RegistryMethods {
         case .state:
             return WireCodec.json(StateResult(await registry.state()))
 
-        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown:
+        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify:
             // Answered on the loop thread; never queued.
             throw .methodNotFound(method.rawValue)
         }

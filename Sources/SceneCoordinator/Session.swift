@@ -15,17 +15,22 @@ final class Session: FrameHandler {
     let connection: SocketConnection
     unowned let server: CoordinatorServer
     let name: String
-    private(set) var role: WireRole?
-    private var client = ""
-    private let requests: RequestQueue
+    var role: WireRole?
+    /// The instance a scene connection acts for.
+    var instance: InstanceID?
+    var client = ""
+    let requests: RequestQueue
     private var subscription: Task<Void, Never>?
     /// Ids of queued requests not yet answered; loop thread only.
-    private var unanswered: [JSONValue] = []
+    var unanswered: [JSONValue] = []
     /// Which subscription's events may still be written (a later one, or none, mutes the
     /// events of an earlier one already on their way).
     private var subscriptionNumber = 0
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
+    /// Requests this side sent a scene process, by id, with what to do with the answer.
+    var outbound: [Int: (Result<JSONValue, WireError>) -> Void] = [:]
+    var nextOutbound = 1
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
@@ -69,6 +74,19 @@ final class Session: FrameHandler {
             reply(id ?? .null, error: .invalidRequest("jsonrpc must be \"2.0\""))
             return
         }
+        // An answer to a request this side sent (a scene's); any other answer is dropped.
+        if !envelope.hasMethod, envelope.result != nil || envelope.error != nil {
+            if case .integer(let number)? = envelope.id, let resolve = outbound.removeValue(forKey: number) {
+                if let range = envelope.error {
+                    let error = WireError(json: Envelope.value(at: range, in: payload))
+                        ?? WireError(code: WireCode.domain, message: "malformed error object")
+                    resolve(.failure(error))
+                } else if let range = envelope.result {
+                    resolve(.success(Envelope.value(at: range, in: payload)))
+                }
+            }
+            return
+        }
         guard let method = envelope.method else {
             reply(id ?? .null, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
             return
@@ -110,6 +128,7 @@ final class Session: FrameHandler {
         subscription?.cancel()
         subscription = nil
         requests.cancel()
+        failOutbound()
         server.sessionDidClose(self)
     }
 
@@ -167,6 +186,15 @@ final class Session: FrameHandler {
             reply(id, error: .methodNotFound(method))
             return
         }
+        var params = params
+        if role == .scene {
+            switch scoped(known, params: params) {
+            case .success(let scopedParams): params = scopedParams
+            case .failure(let error):
+                reply(id, error: error)
+                return
+            }
+        }
         switch known {
         case .ping:
             reply(id, result: .object([:]))
@@ -181,9 +209,14 @@ final class Session: FrameHandler {
             subscription = nil
             subscriptionNumber += 1
             reply(id, result: .object([:]))
+        case .sceneCall:
+            relay(id: id, params: params, expectsAnswer: true)
+        case .sceneNotify:
+            relay(id: id, params: params, expectsAnswer: false)
         default:
             let registry = server.registry
             let session = bound
+            let params = params
             unanswered.append(id)
             requests.enqueue {
                 let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
@@ -212,10 +245,14 @@ final class Session: FrameHandler {
             connection.closeAfterFlush(.local("no common protocol version"))
             return
         }
-        guard let role = WireRole(rawValue: hello.role), role == .control else {
+        guard let role = WireRole(rawValue: hello.role) else {
             reply(id, error: .domain(
                 reason: WireReason.unsupportedRole,
-                message: "role \"\(hello.role)\" is not served (this coordinator takes \"control\" connections)"))
+                message: "role \"\(hello.role)\" is not served (expected \"control\" or \"scene\")"))
+            return
+        }
+        if role == .scene {
+            helloScene(id: id, hello: hello)
             return
         }
         self.role = role

@@ -22,6 +22,8 @@ struct InstanceRecord: Sendable {
     var phase: ScenePhase
     var pushedFrom: InstanceID?
     var pushedChild: InstanceID?
+    /// The phase to return to when a disconnected instance's process is back.
+    var phaseBeforeDisconnect: ScenePhase?
 }
 
 /// What the bookkeeping recorded; the registry turns these into its events.
@@ -225,6 +227,22 @@ struct RegistryBook: Sendable {
         guard let old = records[id]?.phase, old != phase else { return }
         records[id]?.phase = phase
         events.append(.phaseChanged(id, phase))
+    }
+
+    /// The instance's process is gone: `disconnected` until a new one says hello.
+    mutating func disconnect(_ id: InstanceID) {
+        guard let record = records[id], record.phase != .opening, record.phase != .disconnected else { return }
+        records[id]?.phaseBeforeDisconnect = record.phase
+        setPhase(id, .disconnected)
+    }
+
+    /// A disconnected instance's new process said hello: back to the phase it had (a
+    /// window covered by a pushed one stays in the background).
+    mutating func reconnect(_ id: InstanceID) {
+        guard let record = records[id], record.phase == .disconnected else { return }
+        let phase = record.pushedChild != nil ? .background : (record.phaseBeforeDisconnect ?? .active)
+        records[id]?.phaseBeforeDisconnect = nil
+        setPhase(id, phase)
     }
 
     // MARK: Pushing

@@ -10,6 +10,11 @@ public enum DismissReason: String, Hashable, Sendable, Codable {
     case replaced
     /// It was dismissed while opening, or its launch failed.
     case cancelled
+    /// Its process ended and its restart policy says not to restart it (a clean exit of a
+    /// transient scene, any end of a temporary one).
+    case processExited = "process_exited"
+    /// Its process ended more often than its restart policy allows.
+    case restartIntensity = "restart_intensity"
 }
 
 /// Something that happened in a registry.
@@ -25,6 +30,13 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case linkSuperseded(url: String)
     case linkRejected(url: String, reason: RegistryRejection)
     case requestRejected(request: String, reason: RegistryRejection)
+    /// A process was started for the instance.
+    case spawned(InstanceID, pid: Int32)
+    /// The instance's process ended or stopped answering (`exit` nil: it was left from a
+    /// previous run); the instance is `disconnected`, its path intact.
+    case disconnected(InstanceID, exit: ProcessExit?)
+    /// A new process for a disconnected instance said hello: the instance is back.
+    case restarted(InstanceID)
 
     /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
     public var type: String {
@@ -40,6 +52,9 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         case .linkSuperseded: return "link.superseded"
         case .linkRejected: return "link.rejected"
         case .requestRejected: return "request.rejected"
+        case .spawned: return "scene.spawned"
+        case .disconnected: return "scene.disconnected"
+        case .restarted: return "scene.restarted"
         }
     }
 

@@ -46,6 +46,10 @@ public enum RegistryRejection: CodedReason {
     case linkUnhandled(path: String)
     /// What backs the instance could not start; `detail` says why.
     case launchFailed(InstanceID, detail: String)
+    /// What backs the instance did not become ready within `seconds`.
+    case launchTimeout(InstanceID, seconds: Double)
+    /// The instance refused an interactive close (it has unsaved state, say).
+    case closeVetoed(InstanceID)
 
     public var code: String {
         switch self {
@@ -70,6 +74,8 @@ public enum RegistryRejection: CodedReason {
         case .link: return "link_rejected"
         case .linkUnhandled: return "link_unhandled"
         case .launchFailed: return "launch_failed"
+        case .launchTimeout: return "launch_timeout"
+        case .closeVetoed: return "close_vetoed"
         }
     }
 
@@ -84,7 +90,7 @@ public enum RegistryRejection: CodedReason {
         case .immersiveSpaceBusy(let open):
             return ["instance": .string(open.description)]
         case .pushFromPushedWindow(let id), .alreadyOpen(let id), .coveredByPushedWindow(let id),
-            .notFocusable(let id), .cancelled(let id), .presentationBusy(let id):
+            .notFocusable(let id), .cancelled(let id), .presentationBusy(let id), .closeVetoed(let id):
             return ["instance": .string(id.description)]
         case .invalidPhase(let phase):
             return ["phase": .string(phase.rawValue)]
@@ -103,6 +109,8 @@ public enum RegistryRejection: CodedReason {
             return ["detail": .string(path)]
         case .launchFailed(let id, let detail):
             return ["instance": .string(id.description), "detail": .string(detail)]
+        case .launchTimeout(let id, let seconds):
+            return ["instance": .string(id.description), "seconds": .double(seconds)]
         case .nothingToDismiss, .noHandler:
             return [:]
         }
@@ -131,6 +139,8 @@ public enum RegistryRejection: CodedReason {
         case .link(let reason): return reason.description
         case .linkUnhandled(let path): return "no link pattern matches \(path)"
         case .launchFailed(let id, let detail): return "\(id) could not start: \(detail)"
+        case .launchTimeout(let id, let seconds): return "\(id) did not say hello within \(seconds) s"
+        case .closeVetoed(let id): return "\(id) refused to close (force closes it anyway)"
         }
     }
 }

@@ -185,6 +185,10 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public let claims: [SceneClaim<R>]
     /// Whether a registry restore brings its instances back.
     public let restore: Bool
+    /// How a coordinator starts the process behind each instance; nil for a virtual scene.
+    public let launch: LaunchSpec?
+    /// When that process is restarted after it ends.
+    public let restart: RestartPolicy
 
     /// Whether `id` can name a scene: non-empty ASCII letters, digits, `_`, `.` and `-`.
     public static func isValidID(_ id: String) -> Bool {
@@ -195,7 +199,8 @@ public struct SceneDeclaration<R: Route>: Sendable {
     /// `multiple` otherwise.
     public init(
         id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
-        scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true
+        scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
+        launch: LaunchSpec? = nil, restart: RestartPolicy = .standard
     ) {
         self.id = id
         self.kind = kind
@@ -204,5 +209,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.scope = scope
         self.claims = claims
         self.restore = restore
+        self.launch = launch
+        self.restart = restart
     }
 }

@@ -77,6 +77,13 @@ extension SceneRegistry {
             authenticated: links.isAuthenticated, counters: book.counters)
     }
 
+    /// An instance that was opening comes back active; one that was disconnected stays so
+    /// only when a process will be started for it.
+    private func restoredPhase(_ phase: ScenePhase, launched: Bool) -> ScenePhase {
+        if phase == .opening || (phase == .disconnected && !launched) { return .active }
+        return phase
+    }
+
     /// Restores `snapshot` into this registry, which must have no open instance.
     ///
     /// - Instances of declarations with `restore: false` are skipped (their ids are still
@@ -129,7 +136,7 @@ extension SceneRegistry {
             }
             trial.insert(InstanceRecord(
                 id: item.id, kind: declaration.kind, value: item.value,
-                phase: item.phase == .opening ? .active : item.phase, pushedFrom: nil))
+                phase: restoredPhase(item.phase, launched: declaration.launch != nil), pushedFrom: nil))
             kept.append(item)
         }
         // Pushed windows: one level deep, one child per parent, both windows, both here.

@@ -14,6 +14,14 @@ public protocol SceneLauncher: Sendable {
 
     /// Stops what backs `instance`; called when it is dismissed, also while opening.
     func stop(_ instance: InstanceID) async
+
+    /// Asks what backs `instance` whether it may close; `force` says it will close
+    /// whatever the answer. Answers `false` for a veto. The default accepts.
+    func close(_ instance: InstanceID, force: Bool) async -> Bool
+}
+
+extension SceneLauncher {
+    public func close(_ instance: InstanceID, force: Bool) async -> Bool { true }
 }
 
 /// What opening a scene did.
@@ -338,11 +346,12 @@ public actor SceneRegistry<R: Route> {
 
     /// What the launcher said about `id`.
     func launchFinished(_ id: InstanceID, _ result: Result<Void, RegistryRejection>) {
-        guard book.records[id]?.phase == .opening else {
+        guard let record = book.records[id] else {
             // Dismissed while starting: its waiters were answered; stop what did start.
             if case .success = result, let launcher { Task { await launcher.stop(id) } }
             return
         }
+        guard record.phase == .opening else { return }
         switch result {
         case .success:
             activate(id)

@@ -66,16 +66,19 @@ public struct HelloParams: Codable, Hashable, Sendable {
     }
 }
 
-/// The `hello` result: {protocol, server, session}.
+/// The `hello` result: {protocol, server, session}, and for a scene connection
+/// {instance}: the instance it acts for, with its path.
 public struct HelloResult: Codable, Hashable, Sendable {
     public var `protocol`: Int
     public var server: String
     public var session: String
+    public var instance: InstanceObject?
 
-    public init(protocol version: Int, server: String, session: String) {
+    public init(protocol version: Int, server: String, session: String, instance: InstanceObject? = nil) {
         self.protocol = version
         self.server = server
         self.session = session
+        self.instance = instance
     }
 }
 
@@ -117,22 +120,33 @@ public struct InstanceResult: Codable, Hashable, Sendable {
     public init(instance: InstanceObject) { self.instance = instance }
 }
 
-/// `scene.dismiss` {instance} or {scene, value?}.
+/// `scene.dismiss` {instance} or {scene, value?}, with `force` (default false: the
+/// instances are asked to close, and may refuse).
 public struct DismissParams: Codable, Hashable, Sendable {
     public var instance: String?
     public var scene: String?
     public var value: JSONValue?
-    public init(instance: String) { self.instance = instance }
-    public init(scene: String, value: JSONValue? = nil) {
+    public var force: Bool?
+    public init(instance: String, force: Bool? = nil) {
+        self.instance = instance
+        self.force = force
+    }
+    public init(scene: String, value: JSONValue? = nil, force: Bool? = nil) {
         self.scene = scene
         self.value = value
+        self.force = force
     }
 }
 
-/// A result listing dismissed instances: {dismissed: [ids]}.
+/// A result listing dismissed instances: {dismissed: [ids]}, and for a `{scene}` dismiss
+/// also {vetoed: [ids]}, the instances that refused to close.
 public struct DismissResult: Codable, Hashable, Sendable {
     public var dismissed: [String]
-    public init(dismissed: [String]) { self.dismissed = dismissed }
+    public var vetoed: [String]?
+    public init(dismissed: [String], vetoed: [String]? = nil) {
+        self.dismissed = dismissed
+        self.vetoed = vetoed
+    }
 }
 
 /// `scene.focus` {instance}.

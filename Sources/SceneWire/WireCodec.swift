@@ -73,6 +73,24 @@ public enum WireCodec {
         case .requestRejected(let request, let reason):
             members["request"] = .string(request)
             members["error"] = WireError.domain(reason).json
+        case .spawned(let id, let pid):
+            members["instance"] = .string(id.description)
+            members["pid"] = .integer(Int(pid))
+        case .disconnected(let id, let exit):
+            members["instance"] = .string(id.description)
+            switch exit {
+            case .exited(let status)?:
+                members["status"] = .integer(Int(status))
+                members["signal"] = .null
+            case .signalled(let signal)?:
+                members["status"] = .null
+                members["signal"] = .integer(Int(signal))
+            case nil:
+                members["status"] = .null
+                members["signal"] = .null
+            }
+        case .restarted(let id):
+            members["instance"] = .string(id.description)
         }
         return .object(members)
     }

@@ -98,4 +98,8 @@ public enum WireReason {
     public static let tooManyConnections = "too_many_connections"
     public static let unsupportedRole = "unsupported_role"
     public static let shuttingDown = "shutting_down"
+    public static let badToken = "bad_token"
+    public static let notConnected = "not_connected"
+    public static let callTimeout = "call_timeout"
+    public static let reservedMethod = "reserved_method"
 }

@@ -60,4 +60,17 @@ long scene_raise_open_file_limit(void);
 /// Sets or clears FD_CLOEXEC.
 int scene_set_cloexec(int fd, int on);
 
+/// Starts `file` (searched in PATH when it has no slash) with `argv` and `envp`, in `cwd`
+/// when not NULL, as the leader of a new process group, with every descriptor above 2
+/// closed at exec and SIGKILL as its parent-death signal (so it cannot outlive the
+/// calling thread), with default signal dispositions and an empty signal mask.
+/// Returns the pid once the exec has succeeded; on failure returns -1 with errno set to
+/// the failing call's error (the exec's own, when the child could not exec).
+pid_t scene_spawn(const char *file, char *const argv[], char *const envp[], const char *cwd);
+/// A pidfd for `pid` (readable once it has exited), close-on-exec.
+int scene_pidfd_open(pid_t pid);
+/// Reaps `pid` without blocking when `block` is 0: returns 1 with `code` (exit status, or
+/// -1) and `signal` (the terminating signal, or 0) when it has ended, 0 while it runs.
+int scene_reap(pid_t pid, int block, int *code, int *signal);
+
 #endif

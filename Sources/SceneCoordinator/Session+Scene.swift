@@ -1,0 +1,211 @@
+import SceneCore
+import SceneFlow
+import SceneSocket
+import SceneWire
+
+/// The scene side of a session: the scene handshake, what a scene may call, requests the
+/// coordinator sends a scene, and the relay of `scene.call` and `scene.notify`.
+extension Session {
+    // MARK: Handshake
+
+    /// `hello` with role `scene`: the token must be one a spawned process was given, once.
+    /// The answer carries the instance, after the registry has it active (or back).
+    func helloScene(id: JSONValue, hello: HelloParams) {
+        guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
+            Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client); closing")
+            reply(id, error: .domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already"))
+            connection.closeAfterFlush(.local("bad scene token"))
+            return
+        }
+        role = .scene
+        self.instance = instance
+        client = hello.client
+        Log.debug("\(name): \(instance)'s process said hello")
+        let registry = server.registry
+        let serverName = server.configuration.serverName
+        let sessionName = name
+        let session = bound
+        unanswered.append(id)
+        requests.enqueue {
+            do throws(RegistryRejection) {
+                let info = try await registry.processAttached(instance)
+                let result = HelloResult(protocol: WireProtocol.current, server: serverName, session: sessionName, instance: InstanceObject(info))
+                Session.answer(session, id: id, .success(WireCodec.json(result)))
+            } catch {
+                Session.answer(session, id: id, .failure(.domain(error)))
+                session.loop.execute { session.value.connection.closeAfterFlush(.local("the instance is gone")) }
+            }
+        }
+    }
+
+    // MARK: What a scene may call
+
+    /// A scene's request, checked against what a scene may call and scoped to its own
+    /// instance: the member naming the instance (`instance` or `from`) defaults to its own
+    /// and may not name another.
+    func scoped(_ method: WireMethod, params: JSONValue?) -> Result<JSONValue?, WireError> {
+        let own = instance!.description
+        let key: String
+        switch method {
+        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .scenePhase, .sceneDismiss:
+            key = "instance"
+        case .sceneRoute, .scenePush, .sceneCall, .sceneNotify:
+            key = "from"
+        case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping:
+            return .success(params)
+        case .hello, .immersiveDismiss, .sceneFocus, .authSet, .coordinatorShutdown:
+            return .failure(forbidden(method.rawValue, "a scene connection may not call \(method.rawValue)"))
+        }
+        guard case .object(var members) = params ?? .object([:]) else { return .success(params) }
+        if method == .sceneDismiss {
+            guard members["scene"] == nil else {
+                return .failure(forbidden(method.rawValue, "a scene may dismiss only its own instance"))
+            }
+            // A scene closing itself has decided already.
+            if members["force"] == nil { members["force"] = true }
+        }
+        if let given = members[key] {
+            guard given == .string(own) else {
+                return .failure(forbidden(method.rawValue, "\(own) may act only for itself, not for \(given.stringValue ?? given.description)"))
+            }
+        } else {
+            members[key] = .string(own)
+        }
+        return .success(.object(members))
+    }
+
+    private func forbidden(_ method: String, _ message: String) -> WireError {
+        .domain(reason: WireReason.forbidden, message: message, data: ["method": .string(method)])
+    }
+
+    // MARK: Requests to the scene
+
+    /// Sends this scene a request; `completion` runs on the loop thread with its answer,
+    /// `call_timeout` after `timeout`, or `not_connected` when the connection closes first.
+    func request(
+        _ method: String, params: JSONValue?, timeout: Duration?,
+        completion: @escaping (Result<JSONValue, WireError>) -> Void
+    ) {
+        guard !connection.isClosed else {
+            completion(.failure(notConnected))
+            return
+        }
+        let number = nextOutbound
+        nextOutbound += 1
+        outbound[number] = completion
+        connection.send(WireCodec.request(id: .integer(number), method: method, params: params))
+        if let timeout {
+            let session = bound
+            let instance = self.instance?.description ?? name
+            connection.loop.schedule(after: timeout) {
+                guard let resolve = session.value.outbound.removeValue(forKey: number) else { return }
+                resolve(.failure(.domain(
+                    reason: WireReason.callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
+                    data: ["instance": .string(instance), "method": .string(method)])))
+            }
+        }
+    }
+
+    /// Sends this scene a notification.
+    func notify(_ method: String, params: JSONValue?) {
+        guard !connection.isClosed else { return }
+        connection.send(WireCodec.request(id: nil, method: method, params: params))
+    }
+
+    private var notConnected: WireError {
+        let instance = self.instance?.description ?? name
+        return .domain(reason: WireReason.notConnected, message: "\(instance) has no connected process", data: ["instance": .string(instance)])
+    }
+
+    /// Answers every request still waiting with `not_connected`.
+    func failOutbound() {
+        let waiting = outbound
+        outbound.removeAll()
+        for (_, resolve) in waiting.sorted(by: { $0.key < $1.key }) { resolve(.failure(notConnected)) }
+    }
+
+    /// Closes a scene connection once what is queued is written (its process stops).
+    func closeScene() {
+        connection.closeAfterFlush(.local("the scene is stopping"))
+    }
+
+    // MARK: Relay
+
+    /// `scene.call` / `scene.notify`: delivers the caller's method and params to the
+    /// target scene process; a call is answered with the scene's own answer.
+    func relay(id: JSONValue, params: JSONValue?, expectsAnswer: Bool) {
+        let call: SceneCallParams
+        do {
+            call = try WireCodec.decode(SceneCallParams.self, from: params)
+        } catch {
+            reply(id, error: error)
+            return
+        }
+        guard !SceneCallParams.isReserved(call.method) else {
+            reply(id, error: .domain(
+                reason: WireReason.reservedMethod,
+                message: "\(call.method): names that begin with scene. or flow. are the coordinator's own",
+                data: ["method": .string(call.method)]))
+            return
+        }
+        if let timeout = call.timeout, !(timeout > 0 && timeout.isFinite) {
+            reply(id, error: .invalidParams("timeout: must be a positive number of seconds"))
+            return
+        }
+        switch call.to {
+        case .instance(let text):
+            guard let target = InstanceID(text) else {
+                reply(id, error: .invalidParams("to: \"\(text)\" is not an instance id (<scene>-<n>)"))
+                return
+            }
+            deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
+        case .scene(let scene):
+            // Which instance is most recent is the registry's to say.
+            let registry = server.registry
+            let session = bound
+            Task {
+                let resolved: Result<InstanceID, RegistryRejection>
+                do throws(RegistryRejection) {
+                    resolved = .success(try await registry.mostRecentInstance(of: scene))
+                } catch {
+                    resolved = .failure(error)
+                }
+                session.loop.execute {
+                    switch resolved {
+                    case .success(let target): session.value.deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
+                    case .failure(let reason): session.value.reply(id, error: .domain(reason))
+                    }
+                }
+            }
+        }
+    }
+
+    private func deliver(_ call: SceneCallParams, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
+        guard let scene = server.supervisor.session(of: target) else {
+            // Not connected, or not open at all: the registry knows which.
+            let registry = server.registry
+            let session = bound
+            Task {
+                let open = await registry.instance(target) != nil
+                let error: WireError = open
+                    ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
+                    : .domain(RegistryRejection.notOpen(target.description))
+                session.loop.execute { session.value.reply(id, error: error) }
+            }
+            return
+        }
+        guard expectsAnswer else {
+            scene.notify(call.method, params: call.params)
+            reply(id, result: .object([:]))
+            return
+        }
+        let timeout = call.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
+        scene.request(call.method, params: call.params, timeout: timeout) { [weak self] result in
+            guard let self, !self.connection.isClosed else { return }
+            switch result {
+            case .success(let value): self.reply(id, result: value)
+            case .failure(let error): self.reply(id, error: error)
+            }
+        }
+    }
+}

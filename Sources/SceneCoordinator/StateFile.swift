@@ -1,0 +1,187 @@
+import Foundation
+import Glibc
+public import SceneCore
+public import SceneFlow
+public import SceneSocket
+
+/// What a coordinator keeps in its state file: the registry's snapshot and the process
+/// groups it spawned.
+public struct CoordinatorState: Codable, Hashable, Sendable {
+    /// Always `"scene-coordinator-state"`.
+    public var format: String
+    public var version: Int
+    public var snapshot: RegistrySnapshot<JSONValue>
+    /// The scene processes running when the file was written.
+    public var processes: [RecordedProcess]
+
+    public static let formatName = "scene-coordinator-state"
+
+    public init(snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess]) {
+        self.format = Self.formatName
+        self.version = 1
+        self.snapshot = snapshot
+        self.processes = processes
+    }
+}
+
+/// Why a state file cannot be used.
+public struct StateFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let problems: [String]
+
+    public var description: String {
+        "\(path) is not a usable state file:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+}
+
+/// Reading and writing the state file: a temporary file, fsync, then rename, so the file
+/// is always either the old state or the new one.
+public enum StateFile {
+    /// The state in `path`; nil when there is no file.
+    ///
+    /// - Throws: ``StateFileError`` with every problem when the file cannot be read, is
+    ///   not JSON, or does not have the state's shape.
+    public static func read(_ path: String) throws(StateFileError) -> CoordinatorState? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StateFileError(path: path, problems: ["cannot read it: \(error.localizedDescription)"])
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse([UInt8](data))
+        } catch {
+            throw StateFileError(path: path, problems: ["not valid JSON: \(error)"])
+        }
+        guard json["format"] == .string(CoordinatorState.formatName) else {
+            throw StateFileError(path: path, problems: ["format: expected \"\(CoordinatorState.formatName)\""])
+        }
+        guard json["version"] == .integer(1) else {
+            throw StateFileError(path: path, problems: ["version: \(json["version"]?.description ?? "missing") is not supported (expected 1)"])
+        }
+        do {
+            return try json.decoded(as: CoordinatorState.self)
+        } catch let error as DecodingError {
+            throw StateFileError(path: path, problems: [describe(error)])
+        } catch {
+            throw StateFileError(path: path, problems: ["\(error)"])
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (context.codingPath + [key]).map(\.stringValue).joined(separator: ".") + ": missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.map(\.stringValue).joined(separator: ".") + ": " + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// Writes `state` to `path` atomically and durably: a temporary file in the same
+    /// folder, fsync, rename, fsync of the folder.
+    public static func write(_ state: CoordinatorState, to path: String) throws(SocketError) {
+        let bytes = Array((((try? JSONValue.encoded(state)) ?? .null).description + "\n").utf8)
+        let temporary = "\(path).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SocketError("open \(temporary)") }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let error = SocketError("write \(temporary)")
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0 else {
+            let error = SocketError("fsync \(temporary)")
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = SocketError("rename \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            _ = fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    /// Ends the process groups a previous run recorded, when they are still the same
+    /// processes (same start time); returns the ones it ended.
+    @discardableResult
+    public static func endLeftovers(_ processes: [RecordedProcess]) -> [RecordedProcess] {
+        var ended: [RecordedProcess] = []
+        for process in processes where process.pid > 1 {
+            guard let started = RecordedProcess.startTime(of: process.pid), started == process.started else { continue }
+            kill(-process.pid, SIGKILL)
+            ended.append(process)
+        }
+        return ended
+    }
+}
+
+/// Writes the state file within a second of a change: changes are coalesced for 100 ms.
+actor StateWriter {
+    let path: String
+    private let registry: SceneRegistry<JSONValue>
+    private let processes: @Sendable () async -> [RecordedProcess]
+    private var scheduled = false
+    private var finished = false
+
+    init(path: String, registry: SceneRegistry<JSONValue>, processes: @escaping @Sendable () async -> [RecordedProcess]) {
+        self.path = path
+        self.registry = registry
+        self.processes = processes
+    }
+
+    /// Something changed: a write follows shortly.
+    func changed() {
+        guard !scheduled, !finished else { return }
+        scheduled = true
+        Task {
+            try? await Task.sleep(for: .milliseconds(100))
+            await self.writeNow()
+        }
+    }
+
+    func writeNow() async {
+        scheduled = false
+        guard !finished else { return }
+        let state = CoordinatorState(snapshot: await registry.snapshot(), processes: await processes())
+        guard !finished else { return }
+        store(state)
+    }
+
+    /// Writes `state` and stops writing anything later.
+    func finish(with state: CoordinatorState) {
+        finished = true
+        store(state)
+    }
+
+    /// Writes `state`; later changes still write.
+    func write(_ state: CoordinatorState) {
+        store(state)
+    }
+
+    private func store(_ state: CoordinatorState) {
+        do {
+            try StateFile.write(state, to: path)
+        } catch {
+            Log.error("cannot write the state file: \(error)")
+        }
+    }
+}

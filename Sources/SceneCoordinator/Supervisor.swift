@@ -1,0 +1,477 @@
+import Foundation
+import Glibc
+public import SceneCore
+import SceneFlow
+import SceneSocket
+import SceneWire
+import Synchronization
+
+/// Starts, watches and restarts the processes behind process-backed scene instances.
+/// Lives on the coordinator's loop thread, so it needs no lock.
+///
+/// - A process gets a fresh single-use token; the instance stays `opening` (or
+///   `disconnected`, for a restart) until the process says `hello` with it.
+/// - A process is dead when it exits (its pidfd), or when it misses the configured number
+///   of heartbeats in a row (then it is killed). Its instance goes `disconnected`; the
+///   scene's ``RestartHistory`` decides between a restart and a dismiss.
+/// - A dismissed instance's process is stopped in stages: `scene.close {force: true}`,
+///   the connection closed, a grace time to exit, SIGTERM, then SIGKILL.
+final class Supervisor {
+    let registry: SceneRegistry<JSONValue>
+    let configuration: CoordinatorConfiguration
+    let loop: EventLoop
+    private var slots: [InstanceID: Slot] = [:]
+    private var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
+    private var heartbeat: Task<Void, Never>?
+    private var forwarding: Task<Void, Never>?
+    private let started = ContinuousClock.now
+    private var closing = false
+    private var stopWaiters: [() -> Void] = []
+    /// Called whenever the set of processes changes (for the state file).
+    var onChange: (() -> Void)?
+
+    /// One process-backed instance.
+    final class Slot {
+        let id: InstanceID
+        let spec: LaunchSpec
+        var history: RestartHistory
+        var process: SpawnedProcess?
+        var session: Session?
+        var token: SceneToken?
+        /// The opener waiting for the first hello.
+        var launchWaiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>?
+        /// Counts spawns; timers and exit callbacks of an older spawn are ignored.
+        var generation = 0
+        var pingOutstanding = false
+        var missedPings = 0
+        /// Killed by the supervisor (heartbeats, launch timeout): an abnormal end whatever
+        /// its status.
+        var killed = false
+        /// Dismissed or shutting down: never restarted.
+        var stopping = false
+
+        init(id: InstanceID, spec: LaunchSpec, policy: RestartPolicy) {
+            self.id = id
+            self.spec = spec
+            self.history = RestartHistory(policy: policy)
+        }
+    }
+
+    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop) {
+        self.registry = registry
+        self.configuration = configuration
+        self.loop = loop
+    }
+
+    var bound: LoopBound<Supervisor> { LoopBound(self, loop: loop) }
+
+    /// Starts the heartbeat and the forwarding of flow and phase changes to scenes.
+    func start() {
+        let supervisor = bound
+        let interval = configuration.heartbeatInterval
+        heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { return }
+                supervisor.loop.execute { supervisor.value.beat() }
+            }
+        }
+        let registry = self.registry
+        let events = registry.events(buffering: .unbounded)
+        forwarding = Task {
+            for await event in events {
+                let message: (InstanceID, String, JSONValue)
+                switch event.event {
+                case .flowChanged(let id, let path):
+                    message = (id, SceneMethod.flowChanged, .object(["path": WireCodec.json(path), "seq": .integer(Int(event.seq))]))
+                case .phaseChanged(let id, let phase):
+                    message = (id, SceneMethod.phaseChanged, .object(["phase": .string(phase.rawValue)]))
+                default:
+                    continue
+                }
+                guard registry.declaration(of: message.0.scene)?.launch != nil else { continue }
+                supervisor.loop.execute { supervisor.value.slots[message.0]?.session?.notify(message.1, params: message.2) }
+            }
+        }
+    }
+
+    // MARK: Opening
+
+    /// Starts the process behind `id`; `waiter` hears once it said hello, or why not.
+    func launch(_ id: InstanceID, waiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>) {
+        guard let declaration = registry.declaration(of: id.scene), let spec = declaration.launch else {
+            waiter.resume(returning: .success(()))
+            return
+        }
+        guard !closing else {
+            waiter.resume(returning: .failure(.launchFailed(id, detail: "the coordinator is shutting down")))
+            return
+        }
+        let slot = Slot(id: id, spec: spec, policy: declaration.restart)
+        slot.launchWaiter = waiter
+        slots[id] = slot
+        spawn(slot)
+    }
+
+    /// Starts processes for restored instances, which come back `disconnected` until they
+    /// say hello. Restarts after a coordinator restart are not counted against the policy.
+    func adopt(_ ids: [InstanceID]) {
+        for id in ids {
+            guard let declaration = registry.declaration(of: id.scene), let spec = declaration.launch, slots[id] == nil else {
+                continue
+            }
+            let slot = Slot(id: id, spec: spec, policy: declaration.restart)
+            slots[id] = slot
+            spawn(slot)
+        }
+    }
+
+    private func spawn(_ slot: Slot) {
+        slot.generation += 1
+        slot.killed = false
+        slot.pingOutstanding = false
+        slot.missedPings = 0
+        let generation = slot.generation
+        let token = SceneToken.make()
+        var environment = configuration.processEnvironment
+        environment.merge(slot.spec.environment) { _, new in new }
+        environment["SCENE_SOCKET"] = configuration.socketPath
+        environment["SCENE_INSTANCE"] = slot.id.description
+        environment["SCENE_TOKEN"] = token.text
+        let request = SpawnRequest(command: slot.spec.command, environment: environment, workingDirectory: slot.spec.workingDirectory)
+        do {
+            slot.process = try SpawnedProcess.spawn(request, loop: loop) { [unowned self] end in
+                self.processEnded(slot, generation: generation, end: end)
+            }
+        } catch {
+            Log.warn("\(slot.id): cannot start \(slot.spec.command.joined(separator: " ")): \(error.message)")
+            spawnFailed(slot, detail: "\(slot.spec.command[0]): \(error.message)")
+            return
+        }
+        slot.token = token
+        pendingTokens.append((token, slot.id))
+        registry.processSpawned(slot.id, pid: slot.process!.pid)
+        Log.info("\(slot.id): started pid \(slot.process!.pid)")
+        onChange?()
+        let timeout = slot.spec.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? configuration.launchTimeout
+        let supervisor = bound
+        let id = slot.id
+        loop.schedule(after: timeout) { supervisor.value.launchTimedOut(id, generation: generation) }
+    }
+
+    private func spawnFailed(_ slot: Slot, detail: String) {
+        if let waiter = slot.launchWaiter {
+            slot.launchWaiter = nil
+            slots[slot.id] = nil
+            waiter.resume(returning: .failure(.launchFailed(slot.id, detail: detail)))
+        } else {
+            // A restart that cannot start counts as one more abnormal end.
+            supervise(slot, exit: nil, clean: false)
+        }
+    }
+
+    private func launchTimedOut(_ id: InstanceID, generation: Int) {
+        guard let slot = slots[id], slot.generation == generation, slot.session == nil, let token = slot.token,
+            let process = slot.process
+        else { return }
+        forget(token)
+        slot.token = nil
+        let seconds = slot.spec.timeout ?? Double(configuration.launchTimeout.components.seconds)
+        Log.warn("\(id): pid \(process.pid) did not say hello within \(seconds) s; killing it")
+        if let waiter = slot.launchWaiter {
+            slot.launchWaiter = nil
+            slot.stopping = true
+            waiter.resume(returning: .failure(.launchTimeout(id, seconds: seconds)))
+        }
+        slot.killed = true
+        process.killGroup(SIGKILL)
+    }
+
+    // MARK: Hello
+
+    /// The instance whose outstanding token `candidate` is, once: the token is spent.
+    func claim(token candidate: String, session: Session) -> InstanceID? {
+        // Every outstanding token is compared, each in constant time.
+        var found: Int?
+        for (index, entry) in pendingTokens.enumerated() where entry.token.matches(candidate) { found = index }
+        guard let index = found else { return nil }
+        let (_, id) = pendingTokens.remove(at: index)
+        guard let slot = slots[id], slot.process != nil else { return nil }
+        slot.token = nil
+        slot.session = session
+        if let waiter = slot.launchWaiter {
+            slot.launchWaiter = nil
+            waiter.resume(returning: .success(()))
+        }
+        return id
+    }
+
+    private func forget(_ token: SceneToken) {
+        pendingTokens.removeAll { $0.token == token }
+    }
+
+    /// The connected session of `id`'s process, if any.
+    func session(of id: InstanceID) -> Session? { slots[id]?.session }
+
+    /// A scene session closed: its process is expected to exit; it gets the staged stop's
+    /// grace time to do so.
+    func sessionClosed(_ session: Session) {
+        guard let id = session.instance, let slot = slots[id], slot.session === session else { return }
+        slot.session = nil
+        slot.pingOutstanding = false
+        if slot.process != nil, !slot.stopping { terminate(slot) }
+    }
+
+    // MARK: Ends
+
+    private func processEnded(_ slot: Slot, generation: Int, end: ProcessEnd) {
+        guard slots[slot.id] === slot, slot.generation == generation else { return }
+        slot.process = nil
+        if let token = slot.token {
+            forget(token)
+            slot.token = nil
+        }
+        let session = slot.session
+        slot.session = nil
+        session?.closeScene()
+        onChange?()
+        let exit: ProcessExit
+        switch end {
+        case .exited(let status): exit = .exited(status)
+        case .signalled(let signal): exit = .signalled(signal)
+        }
+        Log.info("\(slot.id): process \(exit)")
+        if slot.stopping {
+            slots[slot.id] = nil
+            finishStopIfDone()
+        } else if let waiter = slot.launchWaiter {
+            slot.launchWaiter = nil
+            slots[slot.id] = nil
+            waiter.resume(returning: .failure(.launchFailed(slot.id, detail: "the process \(exit) before it said hello")))
+        } else {
+            supervise(slot, exit: exit, clean: exit.isClean && !slot.killed)
+        }
+    }
+
+    /// Applies the restart policy after an end: the instance goes `disconnected`, then is
+    /// restarted or dismissed.
+    private func supervise(_ slot: Slot, exit: ProcessExit?, clean: Bool) {
+        let now = (ContinuousClock.now - started) / .seconds(1)
+        let decision = slot.history.decide(clean: clean, now: now)
+        let registry = self.registry
+        let supervisor = bound
+        let id = slot.id
+        let generation = slot.generation
+        if case .dismiss(let reason) = decision {
+            slot.stopping = true
+            slots[id] = nil
+            Log.info("\(id): dismissed (\(reason.rawValue))")
+        }
+        Task {
+            await registry.processDisconnected(id, exit: exit)
+            switch decision {
+            case .restart:
+                supervisor.loop.execute { supervisor.value.restart(id, generation: generation) }
+            case .dismiss(let reason):
+                await registry.dismissProcess(id, reason: reason)
+            }
+        }
+    }
+
+    private func restart(_ id: InstanceID, generation: Int) {
+        guard let slot = slots[id], slot.generation == generation, !slot.stopping, slot.process == nil, !closing else { return }
+        Log.info("\(id): restarting")
+        spawn(slot)
+    }
+
+    // MARK: Heartbeat
+
+    private func beat() {
+        for slot in slots.values {
+            guard let session = slot.session, let process = slot.process else { continue }
+            if slot.pingOutstanding {
+                slot.missedPings += 1
+                if slot.missedPings >= configuration.heartbeatMisses {
+                    Log.warn("\(slot.id): \(slot.missedPings) heartbeats unanswered; killing pid \(process.pid)")
+                    slot.killed = true
+                    process.killGroup(SIGKILL)
+                }
+                continue
+            }
+            slot.pingOutstanding = true
+            let generation = slot.generation
+            session.request(SceneMethod.ping, params: .object([:]), timeout: nil) { [unowned self] _ in
+                // Any answer, even an error, means it is alive.
+                guard let slot = self.slots[slot.id], slot.generation == generation else { return }
+                slot.pingOutstanding = false
+                slot.missedPings = 0
+            }
+        }
+    }
+
+    // MARK: Closing and stopping
+
+    /// Asks `id`'s process whether it may close; `completion` hears `false` for a veto.
+    /// No process, no answer within the grace time, or an error counts as accepted.
+    func askClose(_ id: InstanceID, force: Bool, completion: @escaping (Bool) -> Void) {
+        guard let session = slots[id]?.session else {
+            completion(true)
+            return
+        }
+        session.request(SceneMethod.close, params: WireCodec.json(SceneCloseParams(force: force)), timeout: configuration.closeGrace) { result in
+            if case .success(let answer) = result, answer["accepted"] == .bool(false), !force {
+                completion(false)
+            } else {
+                completion(true)
+            }
+        }
+    }
+
+    /// `id` was dismissed: its process is stopped in stages, and never restarted.
+    func stop(_ id: InstanceID) {
+        guard let slot = slots[id] else { return }
+        slot.stopping = true
+        if let token = slot.token {
+            forget(token)
+            slot.token = nil
+        }
+        if let waiter = slot.launchWaiter {
+            slot.launchWaiter = nil
+            waiter.resume(returning: .failure(.cancelled(id)))
+        }
+        guard slot.process != nil else {
+            slots[id] = nil
+            finishStopIfDone()
+            return
+        }
+        guard let session = slot.session else {
+            terminate(slot)
+            return
+        }
+        askClose(id, force: true) { [unowned self] _ in
+            session.closeScene()
+            self.terminate(slot)
+        }
+    }
+
+    /// Waits the grace time for the process to exit, then SIGTERM, then SIGKILL.
+    private func terminate(_ slot: Slot) {
+        guard let pid = slot.process?.pid else { return }
+        let generation = slot.generation
+        let supervisor = bound
+        let id = slot.id
+        let grace = configuration.closeGrace
+        let term = configuration.terminateGrace
+        loop.schedule(after: grace) {
+            guard let process = supervisor.value.running(id, generation: generation, pid: pid) else { return }
+            Log.info("\(id): pid \(pid) still runs \(grace) after its close; SIGTERM")
+            supervisor.value.slots[id]?.killed = true
+            process.killGroup(SIGTERM)
+            supervisor.loop.schedule(after: term) {
+                guard let process = supervisor.value.running(id, generation: generation, pid: pid) else { return }
+                Log.warn("\(id): pid \(pid) outlived SIGTERM by \(term); SIGKILL")
+                process.killGroup(SIGKILL)
+            }
+        }
+    }
+
+    /// The process of `id` when it is still the one of spawn `generation`.
+    private func running(_ id: InstanceID, generation: Int, pid: Int32) -> SpawnedProcess? {
+        guard let slot = slots[id], slot.generation == generation, let process = slot.process, process.pid == pid else { return nil }
+        return process
+    }
+
+    /// Stops every process in stages without dismissing any instance (coordinator
+    /// shutdown); `completion` runs once none is left.
+    func stopAll(completion: @escaping () -> Void) {
+        closing = true
+        heartbeat?.cancel()
+        forwarding?.cancel()
+        stopWaiters.append(completion)
+        for id in Array(slots.keys) { stop(id) }
+        finishStopIfDone()
+    }
+
+    private func finishStopIfDone() {
+        guard closing, slots.isEmpty else { return }
+        let waiters = stopWaiters
+        stopWaiters.removeAll()
+        for waiter in waiters { waiter() }
+    }
+
+    /// Ends the heartbeat and forwarding (the loop is stopping; processes die with it).
+    func close() {
+        closing = true
+        heartbeat?.cancel()
+        forwarding?.cancel()
+    }
+
+    /// The running processes, for the state file.
+    var processes: [RecordedProcess] {
+        slots.values.compactMap { slot in
+            slot.process.map { RecordedProcess(instance: slot.id.description, pid: $0.pid, started: RecordedProcess.startTime(of: $0.pid)) }
+        }.sorted { $0.instance < $1.instance }
+    }
+}
+
+/// A scene process as the state file records it, so that a coordinator started again can
+/// end what the previous run left behind (and nothing else: the start time must match).
+public struct RecordedProcess: Codable, Hashable, Sendable {
+    public var instance: String
+    /// The pid, which is also its process group id.
+    public var pid: Int32
+    /// The start time in clock ticks after boot (`/proc/<pid>/stat`, field 22).
+    public var started: UInt64?
+
+    /// Field 22 of `/proc/<pid>/stat`, or nil when the process does not exist.
+    public static func startTime(of pid: Int32) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name (which may hold spaces) start at field 3.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19 else { return nil }
+        return UInt64(fields[19])
+    }
+}
+
+/// The registry's side of the supervisor: opens wait for hello, dismisses stop processes,
+/// interactive closes are asked.
+/// Made before the registry, attached to its coordinator's supervisor once that exists.
+public final class ProcessLauncher: SceneLauncher {
+    private let attached = Mutex<LoopBound<Supervisor>?>(nil)
+
+    public init() {}
+
+    func attach(_ supervisor: LoopBound<Supervisor>) {
+        attached.withLock { $0 = supervisor }
+    }
+
+    public func launch(_ instance: InstanceID) async throws(RegistryRejection) {
+        guard let supervisor = attached.withLock({ $0 }) else {
+            throw .launchFailed(instance, detail: "no coordinator serves this registry yet")
+        }
+        let result = await withCheckedContinuation { continuation in
+            let running = supervisor.loop.execute { supervisor.value.launch(instance, waiter: continuation) }
+            if !running {
+                continuation.resume(returning: .failure(.launchFailed(instance, detail: "the coordinator has stopped")))
+            }
+        }
+        try result.get()
+    }
+
+    public func stop(_ instance: InstanceID) async {
+        guard let supervisor = attached.withLock({ $0 }) else { return }
+        supervisor.loop.execute { supervisor.value.stop(instance) }
+    }
+
+    public func close(_ instance: InstanceID, force: Bool) async -> Bool {
+        guard let supervisor = attached.withLock({ $0 }) else { return true }
+        return await withCheckedContinuation { continuation in
+            let running = supervisor.loop.execute {
+                supervisor.value.askClose(instance, force: force) { continuation.resume(returning: $0) }
+            }
+            if !running { continuation.resume(returning: true) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+
+/// How a coordinator starts the process behind each instance of a scene.
+///
+/// A scene without one is virtual: its instances live only in the registry.
+public struct LaunchSpec: Hashable, Sendable {
+    /// The executable (searched in `PATH` when it has no slash) and its arguments.
+    public var command: [String]
+    /// Variables added to the coordinator's own environment.
+    public var environment: [String: String]
+    /// The working directory; the coordinator's own when nil.
+    public var workingDirectory: String?
+    /// How long the process has to say `hello`, in seconds; the coordinator's default
+    /// when nil.
+    public var timeout: Double?
+
+    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil, timeout: Double? = nil) {
+        self.command = command
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.timeout = timeout
+    }
+}
+
+/// When a scene's process is restarted after it ends, as OTP supervisors decide.
+public struct RestartPolicy: Hashable, Sendable {
+    /// Which ends are followed by a restart.
+    public enum Mode: String, Hashable, Sendable, CaseIterable {
+        /// Always restarted.
+        case permanent
+        /// Restarted after an abnormal end (a non-zero status, a signal, a lost
+        /// connection); a clean exit dismisses the instance.
+        case transient
+        /// Never restarted: any end dismisses the instance.
+        case temporary
+    }
+
+    public var mode: Mode
+    /// The most restarts allowed within ``withinSeconds``, per instance.
+    public var maxRestarts: Int
+    public var withinSeconds: Double
+
+    /// Transient, at most 3 restarts in 30 seconds.
+    public static let standard = RestartPolicy(mode: .transient, maxRestarts: 3, withinSeconds: 30)
+
+    public init(mode: Mode, maxRestarts: Int = 3, withinSeconds: Double = 30) {
+        self.mode = mode
+        self.maxRestarts = maxRestarts
+        self.withinSeconds = withinSeconds
+    }
+}
+
+/// How a scene process ended.
+public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signalled(Int32)
+
+    /// A clean exit: status 0.
+    public var isClean: Bool { self == .exited(0) }
+
+    public var description: String {
+        switch self {
+        case .exited(let status): return "exited with status \(status)"
+        case .signalled(let signal): return "ended by signal \(signal)"
+        }
+    }
+}
+
+/// What a supervisor does after an instance's process ended.
+public enum SupervisionDecision: Hashable, Sendable {
+    /// Start the process again; the instance keeps its path.
+    case restart
+    /// Dismiss the instance, for this reason.
+    case dismiss(DismissReason)
+}
+
+/// One instance's restarts, and the rule that decides the next one.
+///
+/// A value: the supervisor keeps one per process-backed instance and asks it after every
+/// end of the process.
+public struct RestartHistory: Hashable, Sendable {
+    public let policy: RestartPolicy
+    /// When each restart happened, in seconds on the caller's clock, oldest first.
+    public private(set) var restarts: [Double] = []
+
+    public init(policy: RestartPolicy) {
+        self.policy = policy
+    }
+
+    /// Decides what follows an end at time `now`, and records a restart when that is
+    /// the decision.
+    ///
+    /// - `clean` is a status-0 exit; anything else (a status, a signal, a lost
+    ///   connection, missed heartbeats) is abnormal.
+    /// - More than `maxRestarts` restarts within `withinSeconds` dismisses with
+    ///   `restart_intensity`.
+    public mutating func decide(clean: Bool, now: Double) -> SupervisionDecision {
+        switch policy.mode {
+        case .temporary:
+            return .dismiss(.processExited)
+        case .transient where clean:
+            return .dismiss(.processExited)
+        case .transient, .permanent:
+            restarts.removeAll { now - $0 >= policy.withinSeconds }
+            guard restarts.count < policy.maxRestarts else { return .dismiss(.restartIntensity) }
+            restarts.append(now)
+            return .restart
+        }
+    }
+}

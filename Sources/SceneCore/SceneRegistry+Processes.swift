@@ -1,0 +1,129 @@
+public import SceneFlow
+
+/// What dismissing several instances with an interactive close did.
+public struct DismissOutcome: Hashable, Sendable {
+    /// Dismissed, in order (pushed windows before the ones they were pushed from).
+    public let dismissed: [InstanceID]
+    /// Refused to close.
+    public let vetoed: [InstanceID]
+
+    public init(dismissed: [InstanceID], vetoed: [InstanceID]) {
+        self.dismissed = dismissed
+        self.vetoed = vetoed
+    }
+}
+
+extension SceneRegistry {
+    // MARK: Closing
+
+    /// Dismisses one instance; unless `force`, it is first asked to close (see
+    /// ``SceneLauncher/close(_:force:)``) and may refuse.
+    ///
+    /// - Refused `close_vetoed` when it refuses, `not_open` when it is not open (also when
+    ///   it went while it was asked).
+    /// - An instance still opening is never asked: it is cancelled.
+    @discardableResult
+    public func dismiss(_ id: InstanceID, force: Bool) async throws(RegistryRejection) -> [InstanceID] {
+        if !force, let launcher, let record = book.records[id], record.phase != .opening {
+            guard await launcher.close(id, force: false) else {
+                let reason = RegistryRejection.closeVetoed(id)
+                log.emit(.requestRejected(request: "scene.dismiss", reason: reason))
+                throw reason
+            }
+        }
+        return try dismiss(id)
+    }
+
+    /// Dismisses the instances of `scene` (with `value`, when given); unless `force`, each
+    /// is first asked to close, all at once, and those that refuse stay.
+    ///
+    /// - Refused `unknown_scene`, or `not_open` when none is open.
+    public func dismiss(scene: String, value: JSONValue? = nil, force: Bool) async throws(RegistryRejection) -> DismissOutcome {
+        guard !force, let launcher else { return DismissOutcome(dismissed: try dismiss(scene: scene, value: value), vetoed: []) }
+        let targets = try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
+            try self.instances(of: scene, value: value)
+        }
+        let asked = targets.filter { book.records[$0]?.phase != .opening }
+        let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
+            for id in asked { group.addTask { (id, await launcher.close(id, force: false)) } }
+            var refused = Set<InstanceID>()
+            for await (id, accepted) in group where !accepted { refused.insert(id) }
+            return refused
+        }
+        var dismissed: [InstanceID] = []
+        for id in targets where !refused.contains(id) {
+            guard let record = book.records[id] else { continue }
+            dismissed += remove(id, reason: record.phase == .opening ? .cancelled : .requested)
+        }
+        let vetoed = targets.filter { refused.contains($0) && book.records[$0] != nil }
+        for id in vetoed { log.emit(.requestRejected(request: "scene.dismiss", reason: .closeVetoed(id))) }
+        return DismissOutcome(dismissed: dismissed, vetoed: vetoed)
+    }
+
+    /// The open instances of `scene` (with `value`, when given), by number.
+    func instances(of scene: String, value: JSONValue?) throws(RegistryRejection) -> [InstanceID] {
+        guard declarationsByID[scene] != nil else { throw .unknownScene(scene) }
+        var targets = book.instances(of: scene)
+        if let value { targets = targets.filter { book.records[$0]?.value == value } }
+        guard !targets.isEmpty else { throw .notOpen(value.map { "\(scene) with value \($0)" } ?? scene) }
+        return targets
+    }
+
+    // MARK: Processes
+
+    /// The declaration of `scene`, if there is one.
+    public nonisolated func declaration(of scene: String) -> SceneDeclaration<R>? {
+        declarationsByID[scene]
+    }
+
+    /// The most recently focused open instance of `scene`, or its newest.
+    ///
+    /// - Throws: `unknown_scene`, or `not_open` when none is open.
+    public func mostRecentInstance(of scene: String) throws(RegistryRejection) -> InstanceID {
+        guard declarationsByID[scene] != nil else { throw .unknownScene(scene) }
+        guard let id = book.mostRecent(of: scene) else { throw .notOpen(scene) }
+        return id
+    }
+
+    /// Records that a process was started for `id`: a `scene.spawned` event.
+    public nonisolated func processSpawned(_ id: InstanceID, pid: Int32) {
+        log.emit(.spawned(id, pid: pid))
+    }
+
+    /// The process behind `id` is gone (`exit` nil: it was left from a previous run): the
+    /// instance is `disconnected`, its path intact, until a new process says hello.
+    public func processDisconnected(_ id: InstanceID, exit: ProcessExit?) {
+        guard let record = book.records[id], record.phase != .opening else { return }
+        log.emit(.disconnected(id, exit: exit))
+        book.disconnect(id)
+        flush()
+    }
+
+    /// The process behind `id` said hello. Waits while the instance is still opening;
+    /// brings a disconnected one back (`scene.restarted`). Answers the instance as it is.
+    ///
+    /// - Throws: `not_open` when the instance is not open (or is dismissed meanwhile).
+    public func processAttached(_ id: InstanceID) async throws(RegistryRejection) -> InstanceInfo<R> {
+        guard let record = book.records[id] else { throw .notOpen(id.description) }
+        if record.phase == .opening {
+            try await waitUntilOpen(id)
+        } else if record.phase == .disconnected {
+            log.emit(.restarted(id))
+            book.reconnect(id)
+            flush()
+        }
+        return try info(id)
+    }
+
+    /// Dismisses `id` because of its process (`process_exited`, `restart_intensity`).
+    public func dismissProcess(_ id: InstanceID, reason: DismissReason) {
+        guard book.records[id] != nil else { return }
+        remove(id, reason: reason)
+    }
+
+    /// The open instances whose declaration has a launch command, with their phases.
+    public func processInstances() -> [(id: InstanceID, phase: ScenePhase)] {
+        book.records.values.filter { declarationsByID[$0.id.scene]?.launch != nil }
+            .sorted { $0.id < $1.id }.map { ($0.id, $0.phase) }
+    }
+}

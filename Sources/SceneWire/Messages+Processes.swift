@@ -1,0 +1,94 @@
+public import SceneFlow
+
+/// `scene.phase` {instance, phase}: a scene reports its own phase.
+public struct ScenePhaseParams: Codable, Hashable, Sendable {
+    public var instance: String
+    public var phase: String
+    public init(instance: String, phase: String) {
+        self.instance = instance
+        self.phase = phase
+    }
+}
+
+/// Whom a `scene.call` or `scene.notify` is for: an instance id, or `{"scene": id}`, the
+/// most recently focused instance of that scene.
+public enum CallTarget: Codable, Hashable, Sendable, CustomStringConvertible {
+    case instance(String)
+    case scene(String)
+
+    private enum CodingKeys: String, CodingKey { case scene }
+
+    public init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self = .instance(text)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .scene(try container.decode(String.self, forKey: .scene))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .instance(let id):
+            var container = encoder.singleValueContainer()
+            try container.encode(id)
+        case .scene(let scene):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(scene, forKey: .scene)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .instance(let id): return id
+        case .scene(let scene): return "the most recent instance of \(scene)"
+        }
+    }
+}
+
+/// `scene.call` / `scene.notify` {to, method, params?, timeout?}.
+public struct SceneCallParams: Codable, Hashable, Sendable {
+    public var to: CallTarget
+    public var method: String
+    public var params: JSONValue?
+    /// Seconds to wait for the answer (`scene.call`); the coordinator's default when nil.
+    public var timeout: Double?
+    /// The calling instance; a scene connection's own when omitted.
+    public var from: String?
+
+    public init(to: CallTarget, method: String, params: JSONValue? = nil, timeout: Double? = nil) {
+        self.to = to
+        self.method = method
+        self.params = params
+        self.timeout = timeout
+    }
+
+    /// Whether `method` is reserved for the coordinator: `scene.…` and `flow.…` names.
+    public static func isReserved(_ method: String) -> Bool {
+        method.hasPrefix("scene.") || method.hasPrefix("flow.")
+    }
+}
+
+/// `scene.close` {force}, coordinator → scene.
+public struct SceneCloseParams: Codable, Hashable, Sendable {
+    public var force: Bool
+    public init(force: Bool) { self.force = force }
+}
+
+/// The answer to `scene.close`: {accepted}.
+public struct SceneCloseResult: Codable, Hashable, Sendable {
+    public var accepted: Bool
+    public init(accepted: Bool) { self.accepted = accepted }
+}
+
+/// What the coordinator sends a scene process: requests it answers, and notifications.
+public enum SceneMethod {
+    /// Request `{}`: the heartbeat; any answer, even an error, counts as alive.
+    public static let ping = "scene.ping"
+    /// Request `{force}`: asks the scene to close; it answers `{accepted}`.
+    public static let close = "scene.close"
+    /// Notification `{path, seq}`: the scene's path changed.
+    public static let flowChanged = "flow.changed"
+    /// Notification `{phase}`: the scene's phase changed.
+    public static let phaseChanged = "scene.phase_changed"
+}
