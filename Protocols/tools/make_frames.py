@@ -84,13 +84,16 @@ framing("framing: length 0xffffffff is frame_too_large", bytes.fromhex("ffffffff
 # ---------------------------------------------------------------- handshake
 ok("hello: control, protocol [1]", 1, "hello", HELLO, after_hello=False)
 ok("hello: protocol [1, 2] has 1 in common", 1, "hello", {"protocol": [1, 2], "role": "control", "client": "vectors"}, after_hello=False)
-ok("hello: with a token (ignored by v1)", "h", "hello", dict(HELLO, token="t0k3n"), after_hello=False)
+ok("hello: a control connection ignores a token", "h", "hello", dict(HELLO, token="t0k3n"), after_hello=False)
 add("hello: protocol [2] is unsupported_protocol, then close",
     request(1, "hello", {"protocol": [2], "role": "control", "client": "vectors"}),
     error(-32000, "unsupported_protocol"), False, "request.json")
-add("hello: role scene is unsupported_role in v1",
+add("hello: role scene with a token nobody was given is bad_token, then close",
     request(1, "hello", {"protocol": [1], "role": "scene", "client": "vectors", "token": "t"}),
-    error(-32000, "unsupported_role"), False, "request.json")
+    error(-32000, "bad_token"), False, "request.json")
+add("hello: role scene without a token is bad_token, then close",
+    request(1, "hello", {"protocol": [1], "role": "scene", "client": "vectors"}),
+    error(-32000, "bad_token"), False, "request.json")
 add("hello: an unknown role is unsupported_role",
     request(1, "hello", {"protocol": [1], "role": "admin", "client": "vectors"}), error(-32000, "unsupported_role"), False)
 add("hello: missing client is invalid params",

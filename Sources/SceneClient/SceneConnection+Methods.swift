@@ -14,16 +14,49 @@ extension SceneConnection {
         try await call(.scenePush, params: PushParams(scene: scene, value: value, from: from), as: InstanceResult.self).instance
     }
 
-    /// `scene.dismiss` {instance}: dismisses one instance and its pushed windows.
+    /// `scene.dismiss` {instance, force}: dismisses one instance and its pushed windows.
+    /// Unless `force`, a scene process is asked first and may refuse (`close_vetoed`).
     @discardableResult
-    public func dismiss(instance: String) async throws(ClientError) -> [String] {
-        try await call(.sceneDismiss, params: DismissParams(instance: instance), as: DismissResult.self).dismissed
+    public func dismiss(instance: String, force: Bool = false) async throws(ClientError) -> [String] {
+        try await call(.sceneDismiss, params: DismissParams(instance: instance, force: force), as: DismissResult.self).dismissed
     }
 
-    /// `scene.dismiss` {scene, value?}: dismisses a scene's instances.
+    /// `scene.dismiss` {scene, value?, force}: dismisses a scene's instances; answers those
+    /// dismissed and those that refused to close.
     @discardableResult
-    public func dismiss(scene: String, value: JSONValue? = nil) async throws(ClientError) -> [String] {
-        try await call(.sceneDismiss, params: DismissParams(scene: scene, value: value), as: DismissResult.self).dismissed
+    public func dismiss(scene: String, value: JSONValue? = nil, force: Bool = false) async throws(ClientError)
+        -> (dismissed: [String], vetoed: [String])
+    {
+        let result = try await call(.sceneDismiss, params: DismissParams(scene: scene, value: value, force: force), as: DismissResult.self)
+        return (result.dismissed, result.vetoed ?? [])
+    }
+
+    /// `scene.call`: calls `method` of the scene process behind `target` and answers its
+    /// answer (its error as ``ClientError/remote(_:)``).
+    public func callScene(_ target: CallTarget, method: String, params: JSONValue? = nil, timeout: Double? = nil)
+        async throws(ClientError) -> JSONValue
+    {
+        var request = SceneCallParams(to: target, method: method, params: params)
+        request.timeout = timeout
+        return try await call(WireMethod.sceneCall.rawValue, params: WireCodec.json(request))
+    }
+
+    /// `scene.notify`: delivers `method` to the scene process behind `target`, no answer.
+    public func notifyScene(_ target: CallTarget, method: String, params: JSONValue? = nil) async throws(ClientError) {
+        _ = try await call(WireMethod.sceneNotify.rawValue, params: WireCodec.json(SceneCallParams(to: target, method: method, params: params)))
+    }
+
+    /// `scene.phase`: reports a phase (a scene connection reports its own).
+    @discardableResult
+    public func reportPhase(_ phase: String, instance: String? = nil) async throws(ClientError) -> InstanceObject {
+        var params: [String: JSONValue] = ["phase": .string(phase)]
+        if let instance { params["instance"] = .string(instance) }
+        let result = try await call(WireMethod.scenePhase.rawValue, params: .object(params))
+        do {
+            return try result.decoded(as: InstanceResult.self).instance
+        } catch {
+            throw .invalidResponse("scene.phase: \(error)")
+        }
     }
 
     /// `immersive.dismiss`: dismisses the open immersive space.

@@ -1,4 +1,5 @@
 public import SceneFlow
+import Foundation
 import Glibc
 import SceneSocket
 
@@ -48,6 +49,19 @@ public struct WireEvent: Hashable, Sendable {
     public var topic: String { String(type.prefix { $0 != "." }) }
 }
 
+/// A request or notification the coordinator sends this side: a scene process receives
+/// `scene.ping`, `scene.close`, `flow.changed`, `scene.phase_changed`, and the methods
+/// other connections relay to it with `scene.call` / `scene.notify`.
+public struct IncomingMessage: Hashable, Sendable {
+    public let method: String
+    public let params: JSONValue?
+    /// False for a notification: whatever the handler answers is dropped.
+    public let expectsAnswer: Bool
+}
+
+/// Answers what the coordinator sends: a result, or an error the caller receives as is.
+public typealias IncomingHandler = @Sendable (IncomingMessage) async -> Result<JSONValue, WireError>
+
 /// A connection to a coordinator: JSON-RPC over the Unix socket, with the handshake done.
 ///
 /// - Calls may be made from any task, concurrently; answers are matched by id.
@@ -67,10 +81,13 @@ public final class SceneConnection: Sendable {
     /// Connects to the coordinator at `path` and says `hello`.
     ///
     /// - `timeout` bounds every call, the handshake included (`nil`: wait forever).
+    /// - `handler` answers the requests and notifications the coordinator sends (set before
+    ///   the handshake, so nothing is missed); without one, requests are answered -32601.
     public static func connect(
-        path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30
+        path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30,
+        handler: IncomingHandler? = nil
     ) async throws(ClientError) -> SceneConnection {
-        let link = try await ClientLink.open(path: path, timeout: timeout)
+        let link = try await ClientLink.open(path: path, timeout: timeout, handler: handler)
         let params = WireCodec.json(HelloParams(role: role.rawValue, client: client, token: token))
         let hello: HelloResult
         do throws(ClientError) {
@@ -115,6 +132,28 @@ public final class SceneConnection: Sendable {
         link.close()
     }
 
+    /// Returns once the connection has closed (from either side).
+    public func waitUntilClosed() async {
+        await link.waitUntilClosed()
+    }
+
+    /// Connects as the scene process a coordinator spawned: the socket, instance and token
+    /// come from `SCENE_SOCKET` and `SCENE_TOKEN` in `environment` (the process's own when nil). The instance (with
+    /// its path, kept across restarts) is in ``hello``.
+    ///
+    /// By the protocol's contract the process exits once this connection closes: the
+    /// coordinator restarts it rather than letting it reconnect.
+    public static func connectAsScene(
+        client: String, environment: [String: String]? = nil, timeout: Double? = 30,
+        handler: @escaping IncomingHandler
+    ) async throws(ClientError) -> SceneConnection {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        guard let path = environment["SCENE_SOCKET"], let token = environment["SCENE_TOKEN"] else {
+            throw .cannotConnect(path: environment["SCENE_SOCKET"] ?? "", detail: "SCENE_SOCKET and SCENE_TOKEN are not set: a coordinator starts scene processes")
+        }
+        return try await connect(path: path, client: client, role: .scene, token: token, timeout: timeout, handler: handler)
+    }
+
     /// Subscribes to `topics` (all when nil) and returns the current sequence number and
     /// the stream of events after it.
     public func subscribe(topics: [WireTopic]? = nil, buffering: EventBuffering = .unbounded) async throws(ClientError)
@@ -134,16 +173,29 @@ final class ClientLink: Sendable {
         var pending: [Int: CheckedContinuation<Result<JSONValue, ClientError>, Never>] = [:]
         var timers: [Int: Task<Void, Never>] = [:]
         var closed: ClientError?
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
     let events = EventBroadcaster<WireEvent>()
     private let connection: LoopBound<SocketConnection>
     let loop: EventLoop
+    let handler: IncomingHandler?
 
-    private init(connection: LoopBound<SocketConnection>, loop: EventLoop) {
+    let notifications: AsyncStream<IncomingMessage>.Continuation
+    private let notifier: Task<Void, Never>?
+
+    private init(connection: LoopBound<SocketConnection>, loop: EventLoop, handler: IncomingHandler?) {
         self.connection = connection
         self.loop = loop
+        self.handler = handler
+        let (stream, continuation) = AsyncStream<IncomingMessage>.makeStream()
+        self.notifications = continuation
+        notifier = handler.map { handler in
+            Task {
+                for await message in stream { _ = await handler(message) }
+            }
+        }
     }
 
     /// The process's client loop, started on first use.
@@ -166,7 +218,7 @@ final class ClientLink: Sendable {
         }
     }
 
-    static func open(path: String, timeout: Double?) async throws(ClientError) -> ClientLink {
+    static func open(path: String, timeout: Double?, handler: IncomingHandler?) async throws(ClientError) -> ClientLink {
         let loop = try loop()
         // Connected off the loop thread, without blocking: a busy server delays only us.
         let fd: Int32
@@ -181,7 +233,7 @@ final class ClientLink: Sendable {
                     // The server caps what it reads, not what it writes: a large state or path
                     // must still reach the client.
                     let connection = try SocketConnection.adopt(fd, loop: loop, maximumFrame: 256 << 20)
-                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop)
+                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop, handler: handler)
                     connection.handler = ClientHandler(link: link)
                     continuation.resume(returning: .success(link))
                 } catch {
@@ -240,15 +292,41 @@ final class ClientLink: Sendable {
 
     /// Fails every waiting call and ends the event streams.
     func closed(_ reason: ClientError) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Result<JSONValue, ClientError>, Never>] in
+        let (waiters, closeWaiters) = state.withLock { state in
             state.closed = reason
             for timer in state.timers.values { timer.cancel() }
             state.timers.removeAll()
-            defer { state.pending.removeAll() }
-            return Array(state.pending.values)
+            defer {
+                state.pending.removeAll()
+                state.closeWaiters.removeAll()
+            }
+            return (Array(state.pending.values), state.closeWaiters)
         }
         for waiter in waiters { waiter.resume(returning: .failure(reason)) }
         events.finish()
+        notifications.finish()
+        for waiter in closeWaiters { waiter.resume() }
+    }
+
+    func waitUntilClosed() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.closed == nil { state.closeWaiters.append(continuation) }
+                return state.closed != nil
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Answers a request the coordinator sent (on any thread; written on the loop).
+    func answer(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        let message: [UInt8]
+        switch outcome {
+        case .success(let result): message = WireCodec.response(id: id, result: result)
+        case .failure(let error): message = WireCodec.response(id: id, error: error)
+        }
+        let connection = self.connection
+        loop.execute { if !connection.value.isClosed { connection.value.send(message) } }
     }
 
     func close() {
@@ -274,6 +352,27 @@ final class ClientHandler: FrameHandler {
             let params = Envelope.value(at: range, in: payload)
             if let number = params["seq"]?.intValue, let seq = UInt64(exactly: number), let type = params["type"]?.stringValue {
                 link.events.publish(WireEvent(seq: seq, type: type, params: params))
+            }
+            return
+        }
+        if let method = envelope.method {
+            // A request or notification from the coordinator.
+            let params = envelope.params.map { Envelope.value(at: $0, in: payload) }
+            let id = envelope.id
+            let message = IncomingMessage(method: method, params: params, expectsAnswer: id != nil)
+            guard let handler = link.handler else {
+                if let id { link.answer(id, .failure(.methodNotFound(method))) }
+                return
+            }
+            if let id {
+                let link = self.link
+                Task {
+                    let outcome = await handler(message)
+                    link.answer(id, outcome)
+                }
+            } else {
+                // Notifications reach the handler one at a time, in the order they came.
+                link.notifications.yield(message)
             }
             return
         }

@@ -74,8 +74,10 @@ final class Session: FrameHandler {
             reply(id ?? .null, error: .invalidRequest("jsonrpc must be \"2.0\""))
             return
         }
-        // An answer to a request this side sent (a scene's); any other answer is dropped.
-        if !envelope.hasMethod, envelope.result != nil || envelope.error != nil {
+        // On a scene connection, an answer to a request this side sent; answers to nothing
+        // are dropped. (A control connection is never sent requests: there an answer is an
+        // invalid request, below.)
+        if role == .scene, !envelope.hasMethod, envelope.result != nil || envelope.error != nil {
             if case .integer(let number)? = envelope.id, let resolve = outbound.removeValue(forKey: number) {
                 if let range = envelope.error {
                     let error = WireError(json: Envelope.value(at: range, in: payload))

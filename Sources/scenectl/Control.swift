@@ -49,6 +49,7 @@ struct Request {
     let plan: FlowPlan<JSONValue>?
     let format: String
     let topics: [WireTopic]?
+    let force: Bool
 
     init(_ command: String, _ arguments: Arguments) throws(UsageError) {
         self.command = command
@@ -56,6 +57,7 @@ struct Request {
         self.from = arguments.option("from")
         self.scene = arguments.option("scene")
         self.format = arguments.option("format") ?? "tree"
+        self.force = arguments.flag("force")
         var json: JSONValue?
         switch command {
         case "open", "focus", "link":
@@ -70,6 +72,12 @@ struct Request {
                 positionals = try arguments.expect("ID")
                 if value != nil { throw UsageError("--value goes with --scene") }
             }
+        case "call", "notify":
+            guard (2...3).contains(arguments.positionals.count) else {
+                throw UsageError("expected ID METHOD [PARAMS-JSON], got \(arguments.positionals.count) arguments")
+            }
+            positionals = arguments.positionals
+            if positionals.count == 3 { json = try parseJSON(positionals[2], what: "the params") }
         case "route", "send", "apply":
             positionals = try arguments.expect("ID", command == "route" ? "ROUTE-JSON" : command == "send" ? "INTENT-JSON" : "PLAN-JSON")
             json = try parseJSON(positionals[1], what: "the \(command == "route" ? "route" : command == "send" ? "intent" : "plan")")
@@ -122,12 +130,28 @@ struct Request {
             asJSON ? printJSON(instance) : print("pushed \(instance.id) in place of \(from!)")
         case "dismiss":
             let dismissed: [String]
+            var vetoed: [String]?
             if let scene {
-                dismissed = try await connection.dismiss(scene: scene, value: value)
+                (dismissed, vetoed) = try await connection.dismiss(scene: scene, value: value, force: force)
             } else {
-                dismissed = try await connection.dismiss(instance: positionals[0])
+                dismissed = try await connection.dismiss(instance: positionals[0], force: force)
             }
-            asJSON ? printJSON(DismissResult(dismissed: dismissed)) : print("dismissed \(dismissed.joined(separator: " "))")
+            if asJSON {
+                printJSON(DismissResult(dismissed: dismissed, vetoed: vetoed))
+            } else {
+                print("dismissed \(dismissed.isEmpty ? "nothing" : dismissed.joined(separator: " "))"
+                    + (vetoed?.isEmpty == false ? "; refused to close: \(vetoed!.joined(separator: " "))" : ""))
+            }
+        case "call", "notify":
+            let target: CallTarget = InstanceIDText.isInstance(positionals[0]) ? .instance(positionals[0]) : .scene(positionals[0])
+            let params = SceneCallParams(to: target, method: positionals[1], params: json)
+            if command == "call" {
+                let result = try await connection.call(WireMethod.sceneCall.rawValue, params: WireCodec.json(params))
+                print(result.description)
+            } else {
+                _ = try await connection.call(WireMethod.sceneNotify.rawValue, params: WireCodec.json(params))
+                asJSON ? print("{}") : print("delivered")
+            }
         case "dismiss-immersive":
             let dismissed = try await connection.dismissImmersive()
             asJSON ? printJSON(DismissResult(dismissed: dismissed)) : print("dismissed \(dismissed.joined(separator: " "))")
@@ -211,5 +235,14 @@ struct Request {
             }
         }
         return parts.joined(separator: " ")
+    }
+}
+
+/// Whether a command-line ID names an instance (`viewer-2`) rather than a scene.
+enum InstanceIDText {
+    static func isInstance(_ text: String) -> Bool {
+        guard let dash = text.lastIndex(of: "-") else { return false }
+        let number = text[text.index(after: dash)...]
+        return !number.isEmpty && number.allSatisfy(\.isASCII) && Int(number).map { $0 >= 1 } == true && dash != text.startIndex
     }
 }

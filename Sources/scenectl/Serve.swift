@@ -25,13 +25,22 @@ enum Serve {
                 return .failure
             }
         } else {
-            manifest = .demo
+            manifest = DefaultApp.manifest()
         }
         let path = arguments.option("socket")
             ?? CoordinatorConfiguration.defaultSocketPath(app: arguments.option("app") ?? manifest.app)
-        // Signals become a clean stop (the socket file removed, exit 0); they are caught
-        // before the socket exists, so none can leave it behind. A reader that went away
-        // must never kill the server: writes report EPIPE instead.
+        var configuration = CoordinatorConfiguration(socketPath: path)
+        do {
+            if let text = arguments.option("launch-timeout") { configuration.launchTimeout = try seconds(text, "--launch-timeout") }
+            if let text = arguments.option("heartbeat") { configuration.heartbeatInterval = try seconds(text, "--heartbeat") }
+        } catch {
+            standardError("scenectl: \(error.message)")
+            return .usage
+        }
+        // Signals become a clean stop (scene processes closed, the state written, the socket
+        // file removed, exit 0); they are caught before the socket exists, so none can
+        // leave it behind. A reader that went away must never kill the server: writes
+        // report EPIPE instead.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
@@ -43,13 +52,27 @@ enum Serve {
             return source
         }
         defer { sources.forEach { $0.cancel() } }
+        var snapshot: RegistrySnapshot<JSONValue>?
+        if let statePath = arguments.option("state") {
+            configuration.stateFile = statePath
+            switch loadState(statePath, discard: arguments.flag("discard-state")) {
+            case .success(let restored): snapshot = restored
+            case .failure: return .failure
+            }
+        } else if arguments.flag("discard-state") {
+            standardError("scenectl: --discard-state goes with --state FILE")
+            return .usage
+        }
         let coordinator: Coordinator
         do {
-            let registry = try SceneRegistry(manifest: manifest)
-            coordinator = try Coordinator(registry: registry, configuration: CoordinatorConfiguration(socketPath: path))
-        } catch let error as SocketPlacementError {
-            standardError("scenectl: cannot serve: \(error)")
-            if case .inUse = error { return .failure }
+            do {
+                coordinator = try await Coordinator.start(manifest: manifest, configuration: configuration, restoring: snapshot)
+            } catch let error as RegistryRestoreError where arguments.flag("discard-state") {
+                standardError("scenectl: the saved state does not fit this manifest; discarded:\n\(error)")
+                coordinator = try await Coordinator.start(manifest: manifest, configuration: configuration)
+            }
+        } catch let error as RegistryRestoreError {
+            standardError("scenectl: the saved state in \(configuration.stateFile ?? "") does not fit this manifest:\n\(error)\nstart with --discard-state to start afresh")
             return .failure
         } catch {
             standardError("scenectl: cannot serve: \(error)")
@@ -59,6 +82,31 @@ enum Serve {
         emit("serving \(manifest.app) on \(path)")
         await coordinator.waitUntilStopped()
         return .success
+    }
+
+    private static func seconds(_ text: String, _ option: String) throws(UsageError) -> Duration {
+        guard let value = Double(text), value > 0, value.isFinite else { throw UsageError("\(option) takes a positive number of seconds") }
+        return .milliseconds(Int(value * 1000))
+    }
+
+    /// The saved snapshot, after ending the processes the previous run left; a corrupt
+    /// file refuses the start unless `discard`.
+    private static func loadState(_ path: String, discard: Bool) -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
+        do {
+            guard let state = try StateFile.read(path) else { return .success(nil) }
+            let ended = StateFile.endLeftovers(state.processes)
+            if !ended.isEmpty {
+                standardError("scenectl: ended \(ended.count) scene process\(ended.count == 1 ? "" : "es") left from the previous run: \(ended.map { "\($0.instance) (pid \($0.pid))" }.joined(separator: ", "))")
+            }
+            return .success(state.snapshot)
+        } catch {
+            if discard {
+                standardError("scenectl: \(error)\ndiscarded: starting afresh")
+                return .success(nil)
+            }
+            standardError("scenectl: \(error)\nthe coordinator does not start over a corrupt state file; start with --discard-state to start afresh")
+            return .failure(error)
+        }
     }
 }
 
@@ -71,7 +119,7 @@ final class StopFlag: Sendable {
             state.stopped = true
             return state.coordinator
         }
-        coordinator?.stop()
+        if let coordinator { Task { await coordinator.shutdown() } }
     }
 
     func attach(_ coordinator: Coordinator) {
@@ -79,7 +127,7 @@ final class StopFlag: Sendable {
             state.coordinator = coordinator
             return state.stopped
         }
-        if stopNow { coordinator.stop() }
+        if stopNow { Task { await coordinator.shutdown() } }
     }
 }
 

@@ -13,12 +13,18 @@ let usage = """
     usage: scenectl COMMAND [ARGUMENTS] [--socket PATH] [--app NAME]
 
     commands:
-      serve [--manifest FILE]              serve a registry (the demo app without a manifest)
+      demo                                 a scripted tour: a coordinator, scene processes, every rule
+      serve [--manifest FILE] [--state FILE [--discard-state]]
+                                           serve a registry (the demo app, with scene processes,
+                                           without a manifest); keep and restore its state in FILE
+      scene [--title T] [--unsaved] [--quiet]
+                                           a ready-made scene process (a coordinator spawns it)
       check MANIFEST                       validate a manifest; print every problem with its JSON path
       open SCENE [--value JSON]            open a scene by its instance policy
       push SCENE --from ID [--value JSON]  open SCENE in place of window ID
-      dismiss ID | --scene S [--value JSON]
-                                           dismiss an instance, or a scene's instances
+      dismiss ID | --scene S [--value JSON] [--force]
+                                           dismiss an instance, or a scene's instances; scene
+                                           processes are asked first and may refuse, unless --force
       dismiss-immersive                    dismiss the open immersive space
       focus ID                             focus a window or volume
       route ID ROUTE-JSON                  ask instance ID to show a route
@@ -26,6 +32,9 @@ let usage = """
       apply ID PLAN-JSON                   reset a path to a plan, e.g. '[{"type":"push","route":"a"}]'
       link URL                             open a deep link
       auth on|off                          sign in (replaying a pending link) or out
+      call ID METHOD [PARAMS-JSON]         call a method of a scene process (ID: an instance, or a
+                                           scene for its most recently focused instance)
+      notify ID METHOD [PARAMS-JSON]       the same as a notification: no answer
       state [--json] [--format tree|dot|mermaid]
                                            print the scene tree
       watch [--json] [--topics T,T]        print one line per event until interrupted
@@ -40,11 +49,15 @@ let usage = """
 
 /// The usage of each command, for `scenectl COMMAND --help`.
 let commandHelp: [String: String] = [
-    "serve": "scenectl serve [--manifest FILE] [--socket PATH]\n  Serves the manifest's registry on the socket until SIGINT, SIGTERM or `scenectl shutdown`.\n  Without --manifest it serves the embedded demo app.",
+    "demo": "scenectl demo\n  Starts a coordinator on a temporary socket with the demo app, whose scenes are processes\n  (this executable's `scene` command), walks a scripted tour printing the scene tree after\n  each step, and cleans up.",
+    "serve": "scenectl serve [--manifest FILE] [--socket PATH] [--state FILE [--discard-state]]\n              [--launch-timeout S] [--heartbeat S]\n  Serves the manifest's registry on the socket until SIGINT, SIGTERM or `scenectl shutdown`,\n  then closes every scene process and exits 0. Without --manifest it serves the demo app,\n  each scene a `scenectl scene` process.\n  --state FILE keeps the state there (written within a second of a change, and at the\n  end) and restores it at start; a corrupt file stops the start unless --discard-state.",
+    "scene": "scenectl scene [--title TEXT] [--unsaved] [--quiet]\n  A scene process: a coordinator starts it with SCENE_SOCKET, SCENE_INSTANCE and SCENE_TOKEN.\n  Answers title, echo, edit, save, path and relay {to, method, params}; vetoes an\n  interactive close while it has unsaved edits (--unsaved, or after edit); logs its path\n  to standard error unless --quiet; exits when its connection closes.",
+    "call": "scenectl call ID METHOD [PARAMS-JSON]\n  ID is an instance (viewer-2), or a scene (viewer) for its most recently focused instance.",
+    "notify": "scenectl notify ID METHOD [PARAMS-JSON]",
     "check": "scenectl check MANIFEST\n  Prints every problem with its JSON path; exits 1 if there is any.",
     "open": "scenectl open SCENE [--value JSON]",
     "push": "scenectl push SCENE --from ID [--value JSON]",
-    "dismiss": "scenectl dismiss ID\nscenectl dismiss --scene SCENE [--value JSON]",
+    "dismiss": "scenectl dismiss ID [--force]\nscenectl dismiss --scene SCENE [--value JSON] [--force]",
     "dismiss-immersive": "scenectl dismiss-immersive",
     "focus": "scenectl focus ID",
     "route": "scenectl route ID ROUTE-JSON",
@@ -85,8 +98,10 @@ func printJSON(_ value: some Encodable) {
     print(WireCodec.json(value).description)
 }
 
-let valuedOptions: Set<String> = ["socket", "app", "manifest", "value", "from", "scene", "format", "topics"]
-let flagOptions: Set<String> = ["json", "help"]
+let valuedOptions: Set<String> = [
+    "socket", "app", "manifest", "value", "from", "scene", "format", "topics", "state", "title", "launch-timeout", "heartbeat",
+]
+let flagOptions: Set<String> = ["json", "help", "force", "discard-state", "unsaved", "quiet"]
 
 let all = Array(CommandLine.arguments.dropFirst())
 guard let command = all.first, command != "--help", command != "-h", command != "help" else {
@@ -106,6 +121,10 @@ do {
         code = await Serve.run(arguments)
     case "check":
         code = try Check.run(arguments)
+    case "scene":
+        code = await SceneCommand.run(arguments)
+    case "demo":
+        code = await Demo.run(arguments)
     default:
         guard commandHelp[command] != nil else { throw UsageError("unknown command \"\(command)\"") }
         code = try await Control.run(command, arguments)

@@ -50,7 +50,7 @@ let badInputs: [BadInput] = [
     BadInput("hello with no common version is unsupported_protocol, then close", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[2],"role":"control","client":"x"}}"#, helloFirst: false, code: -32000, reason: "unsupported_protocol", closes: true),
     BadInput("hello twice is already_initialized", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"control","client":"x"}}"#, code: -32600, reason: "already_initialized"),
     BadInput("hello with a missing client is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"control"}}"#, helloFirst: false, code: -32602),
-    BadInput("the scene role is not served yet", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"scene","client":"x"}}"#, helloFirst: false, code: -32000, reason: "unsupported_role"),
+    BadInput("a scene hello without a token", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"scene","client":"x"}}"#, helloFirst: false, code: -32000, reason: "bad_token"),
     BadInput("params of the wrong type are invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":5}}"#, code: -32602),
     BadInput("an unknown intent type is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"flow.send","params":{"instance":"main-1","intent":{"type":"teleport"}}}"#, code: -32602),
     BadInput("a malformed instance id is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.focus","params":{"instance":"main"}}"#, code: -32602),

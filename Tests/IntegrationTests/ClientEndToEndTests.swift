@@ -203,9 +203,9 @@ struct SubscriptionEdgeTests {
         try await withServer { server in
             do {
                 _ = try await SceneConnection.connect(path: server.path, client: "x", role: .scene)
-                Issue.record("the scene role must be refused")
+                Issue.record("a scene hello without a token must be refused")
             } catch let error as ClientError {
-                #expect(error.reason == "unsupported_role")
+                #expect(error.reason == "bad_token")
             }
             #expect(await eventually { await server.coordinator.connectionCount() == 0 })
         }

@@ -109,7 +109,8 @@ struct ProtocolVectorTests {
             .immersiveSpaceBusy(open: instance), .nothingToDismiss, .pushFromPushedWindow(instance), .notAWindow(""),
             .alreadyOpen(instance), .coveredByPushedWindow(instance), .notFocusable(instance), .cancelled(instance),
             .invalidPhase(.closed), .routeRejected(detail: ""), .noHandler, .presentationBusy(instance),
-            .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""),
+            .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""), .launchTimeout(instance, seconds: 1),
+            .closeVetoed(instance),
         ]
         let flowReasons: [FlowRejection] = [
             .pushBlockedByModalTail, .popBlockedByModalTail, .insufficientDepth(requested: 1, available: 0), .invalidCount(-1),
@@ -118,7 +119,9 @@ struct ProtocolVectorTests {
         let reasons: [any CodedReason] = registryReasons + flowReasons
         for reason in reasons { #expect(spec.contains("`\(reason.code)`"), "\(reason.code)") }
         for reason in [WireReason.emptyFrame, WireReason.frameTooLarge, WireReason.batchNotSupported, WireReason.unsupportedProtocol,
-                       WireReason.alreadyInitialized, WireReason.tooManyConnections, WireReason.unsupportedRole] {
+                       WireReason.alreadyInitialized, WireReason.tooManyConnections, WireReason.unsupportedRole,
+                       WireReason.forbidden, WireReason.shuttingDown, WireReason.badToken, WireReason.notConnected,
+                       WireReason.callTimeout, WireReason.reservedMethod] {
             #expect(spec.contains("`\(reason)`"), "\(reason)")
         }
     }

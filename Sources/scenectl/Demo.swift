@@ -1,0 +1,189 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneCore
+import SceneFlow
+import SceneWire
+import Synchronization
+
+/// `scenectl demo`: a coordinator on a temporary socket serving the demo app, whose
+/// scenes are processes of this executable, and a scripted tour of every rule, with the
+/// scene tree after each step.
+enum Demo {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(_ arguments: Arguments) async -> ExitCode {
+        do {
+            _ = try arguments.expect()
+        } catch {
+            standardError("scenectl: \(error.message)")
+            return .usage
+        }
+        signal(SIGPIPE, SIG_IGN)
+        var template = Array("/tmp/scenectl-demo-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            standardError("scenectl: cannot make a temporary folder: \(String(cString: strerror(errno)))")
+            return .failure
+        }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = CoordinatorConfiguration(socketPath: "\(folder)/demo.sock")
+        configuration.heartbeatInterval = .seconds(1)
+        let coordinator: Coordinator
+        do {
+            coordinator = try await Coordinator.start(manifest: DefaultApp.manifest(arguments: ["--quiet"]), configuration: configuration)
+        } catch {
+            standardError("scenectl: cannot start the demo coordinator: \(error)")
+            return .failure
+        }
+        let started = ContinuousClock.now
+        var code = ExitCode.success
+        do {
+            let connection = try await SceneConnection.connect(path: configuration.socketPath, client: "scenectl/demo", timeout: 10)
+            defer { connection.close() }
+            try await Tour(connection: connection).walk()
+        } catch {
+            standardError("scenectl demo: \(error)")
+            code = .failure
+        }
+        // Every scene process is closed in stages; nothing is left behind.
+        await coordinator.shutdown()
+        print("\nThe coordinator closed every scene process and stopped (\(ContinuousClock.now - started) in all).")
+        return code
+    }
+
+    /// The scripted steps.
+    final class Tour: Sendable {
+        let connection: SceneConnection
+        let step = Mutex(0)
+
+        init(connection: SceneConnection) {
+            self.connection = connection
+        }
+
+        func walk() async throws {
+            let (_, events) = try await connection.subscribe(topics: [.scene])
+            let pids = PidBook(events)
+            defer { pids.stop() }
+
+            try await section("Open windows: each scene instance is a process of its own") {
+                let main = try await connection.open("main")
+                let notes1 = try await connection.open("notes")
+                let notes2 = try await connection.open("notes")
+                say("open main → \(main.outcome) \(main.instance.id); open notes twice → \(notes1.instance.id), \(notes2.instance.id)")
+                let title = try await connection.callScene(.instance(main.instance.id), method: "title")
+                say("\(main.instance.id)'s process answers title: \(title["title"]?.stringValue ?? "?")")
+            }
+            try await section("One instance per value: opening the same document focuses it") {
+                let first = try await connection.open("viewer", value: "report")
+                let again = try await connection.open("viewer", value: "report")
+                say("open viewer \"report\" → \(first.outcome) \(first.instance.id); again → \(again.outcome) \(again.instance.id)")
+            }
+            try await section("Immersive spaces are exclusive") {
+                let theatre = try await connection.open("theatre", value: "matinee")
+                say("open theatre → \(theatre.outcome) \(theatre.instance.id)")
+                do {
+                    _ = try await connection.open("portal")
+                    throw Failure(description: "a second immersive space was allowed")
+                } catch let error as ClientError {
+                    say("open portal → refused \(error.reason ?? "?"): \(error)")
+                }
+                let gone = try await connection.dismissImmersive()
+                say("dismiss-immersive → \(gone.joined(separator: " "))")
+            }
+            try await section("A push: a window takes the place of another") {
+                let pushed = try await connection.push("viewer", value: "appendix", from: "main-1")
+                say("push viewer \"appendix\" from main-1 → \(pushed.id); main-1 goes to the background")
+                let path = try await connection.send(.push(.object(["screen": "page", "n": 2])), to: pushed.id)
+                say("push a page in \(pushed.id) → \(path.outcome)")
+            }
+            try await section("A deep link opens a new viewer already showing its page") {
+                let result = try await connection.openLink("https://demo.example/viewer/spec")
+                say("link https://demo.example/viewer/spec → \(result.outcome) in \(result.instance?.id ?? "?")\(result.opened == true ? " (opened)" : "")")
+            }
+            try await section("A link that needs a signed-in user waits, and is replayed after login") {
+                let pending = try await connection.openLink("demo://demo.example/theatre/premiere")
+                say("link demo://demo.example/theatre/premiere → \(pending.outcome)")
+                let replayed = try await connection.setAuthenticated(true)
+                say("auth on → replayed: \(replayed["outcome"]?.stringValue ?? "nothing") in \(replayed["instance"]?["id"]?.stringValue ?? "?")")
+            }
+            try await section("Scenes call each other through the coordinator") {
+                let answer = try await connection.callScene(
+                    .instance("notes-1"), method: "relay",
+                    params: ["to": ["scene": "viewer"], "method": "title"])
+                say("notes-1 asks the most recent viewer for its title (scene.call) → \(answer["title"]?.stringValue ?? answer.description)")
+                let echo = try await connection.callScene(.scene("main"), method: "echo", params: ["hello": "main"])
+                say("echo through the coordinator to main → \(echo)")
+            }
+            try await section("A scene process killed with SIGKILL comes back with its path") {
+                _ = try await connection.send(.push(.object(["screen": "draft", "id": 7])), to: "notes-1")
+                guard let pid = pids.pid(of: "notes-1") else { throw Failure(description: "no pid recorded for notes-1") }
+                kill(pid, SIGKILL)
+                say("notes-1 showed draft 7; killed its process (pid \(pid)) with SIGKILL")
+                let back = try await waitUntilRestarted("notes-1", after: pid, pids: pids)
+                say("the coordinator restarted it as pid \(back.pid); its path: \(describe(back.path))")
+            }
+        }
+
+        private func waitUntilRestarted(_ id: String, after old: Int32, pids: PidBook) async throws -> (pid: Int32, path: JSONValue) {
+            let deadline = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < deadline {
+                if let pid = pids.pid(of: id), pid != old {
+                    let state = try await connection.state()
+                    if let instance = state.instances.first(where: { $0.id == id }), instance.phase == "active" {
+                        let path = try await connection.callScene(.instance(id), method: "path")
+                        return (pid, path["path"] ?? .null)
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw Failure(description: "\(id) did not come back within 15 s")
+        }
+
+        private func section(_ title: String, _ body: () async throws -> Void) async throws {
+            let number = self.step.withLock { step in
+                step += 1
+                return step
+            }
+            print("\n\(number). \(title)")
+            try await body()
+            let state = try await connection.state()
+            print(state.tree.split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
+        }
+
+        private func say(_ line: String) { print("   " + line) }
+
+        private func describe(_ path: JSONValue) -> String {
+            guard let steps = path.arrayValue, !steps.isEmpty else { return "(root)" }
+            return steps.map { step in "\(step["type"]?.stringValue ?? "?") \(step["route"]?.description ?? "?")" }
+                .joined(separator: " > ")
+        }
+    }
+
+    /// The pid of each instance's current process, from `scene.spawned` events.
+    final class PidBook: Sendable {
+        private final class Pids: Sendable {
+            let byInstance = Mutex<[String: Int32]>([:])
+        }
+
+        private let pids = Pids()
+        private let reader: Task<Void, Never>
+
+        init(_ events: EventStream<WireEvent>) {
+            let pids = self.pids
+            reader = Task {
+                for await event in events where event.type == "scene.spawned" {
+                    guard let id = event.params["instance"]?.stringValue, let pid = event.params["pid"]?.intValue else { continue }
+                    pids.byInstance.withLock { $0[id] = Int32(pid) }
+                }
+            }
+        }
+
+        func pid(of id: String) -> Int32? { pids.byInstance.withLock { $0[id] } }
+
+        func stop() { reader.cancel() }
+    }
+}
