@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "flow-bench", targets: ["flow-bench"]),
         .executable(name: "link-tour", targets: ["link-tour"]),
         .executable(name: "scene-tour", targets: ["scene-tour"]),
+        .executable(name: "swift-scene", targets: ["swift-scene"]),
         .executable(name: "link-bench", targets: ["link-bench"]),
         .executable(name: "registry-bench", targets: ["registry-bench"]),
         .executable(name: "wire-bench", targets: ["wire-bench"]),
@@ -58,6 +59,9 @@ let package = Package(
             name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "swift-scene", dependencies: ["SceneClient", "SceneFlow", "SceneWire"], path: "Examples/swift-scene",
+            swiftSettings: strictSwift),
+        .executableTarget(
             name: "link-bench", dependencies: ["SceneLinks", "BenchSupport"], path: "Benchmarks/link-bench",
             swiftSettings: strictSwift),
         .executableTarget(
@@ -76,7 +80,9 @@ let package = Package(
         .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket"], swiftSettings: strictSwift),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "scenectl"],
+            dependencies: [
+                "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "scenectl", "swift-scene",
+            ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting"],

@@ -423,6 +423,12 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
     /// The start time in clock ticks after boot (`/proc/<pid>/stat`, field 22).
     public var started: UInt64?
 
+    public init(instance: String, pid: Int32, started: UInt64?) {
+        self.instance = instance
+        self.pid = pid
+        self.started = started
+    }
+
     /// Field 22 of `/proc/<pid>/stat`, or nil when the process does not exist.
     public static func startTime(of pid: Int32) -> UInt64? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""A scene process in Python, standard library only: the proof that any language can be
+a scene of a SceneCoordinator app.
+
+A coordinator starts it (a manifest scene's "launch": {"command": ["python3", ".../scene.py"]})
+with SCENE_SOCKET, SCENE_INSTANCE and SCENE_TOKEN in its environment. It says hello with
+its token, logs its path changes, answers `title`, `echo`, `edit`, `save`, `path` and
+`relay` (a scene.call of its own), honours close requests, vetoes an interactive close
+while it has unsaved edits, and exits when its connection closes (the coordinator
+restarts it; it never reconnects).
+
+Options: --title TEXT, --unsaved (start with unsaved edits), --quiet.
+"""
+import json
+import os
+import socket
+import struct
+import sys
+
+MAX_FRAME = 64 << 20
+
+
+class Closed(Exception):
+    """The coordinator closed the connection."""
+
+
+class Scene:
+    def __init__(self, title, unsaved, quiet):
+        self.instance = os.environ.get("SCENE_INSTANCE", "scene")
+        self.title = title or self.instance
+        self.unsaved = unsaved
+        self.quiet = quiet
+        self.path = []
+        self.next_id = 1
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(os.environ["SCENE_SOCKET"])
+        self.buffer = b""
+
+    def log(self, line):
+        if not self.quiet:
+            print(f"[{self.instance}] {line}", file=sys.stderr, flush=True)
+
+    # Framing: a 4-byte big-endian length, then that many bytes of JSON.
+
+    def send(self, message):
+        payload = json.dumps(message, separators=(",", ":")).encode("utf-8")
+        self.sock.sendall(struct.pack(">I", len(payload)) + payload)
+
+    def read_exactly(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise Closed()
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        (length,) = struct.unpack(">I", self.read_exactly(4))
+        if length < 1 or length > MAX_FRAME:
+            raise Closed()
+        return json.loads(self.read_exactly(length).decode("utf-8"))
+
+    # Requests this side sends; other messages that arrive meanwhile are handled.
+
+    def call(self, method, params):
+        number = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+        while True:
+            message = self.receive()
+            if "method" not in message and message.get("id") == number:
+                if "error" in message:
+                    raise RemoteError(message["error"])
+                return message.get("result")
+            self.dispatch(message)
+
+    # What the coordinator sends.
+
+    def dispatch(self, message):
+        method = message.get("method")
+        if method is None:
+            return  # an answer to nothing this side waits for
+        params = message.get("params") or {}
+        try:
+            result = self.handle(method, params)
+            answer = {"result": result}
+        except RemoteError as error:
+            answer = {"error": error.error}
+        if "id" in message:
+            self.send(dict({"jsonrpc": "2.0", "id": message["id"]}, **answer))
+
+    def handle(self, method, params):
+        if method == "scene.ping":
+            return {}
+        if method == "scene.close":
+            if self.unsaved and not params.get("force", False):
+                self.log("close refused: unsaved edits")
+                return {"accepted": False}
+            self.log("closing (forced)" if params.get("force") else "closing")
+            return {"accepted": True}
+        if method == "flow.changed":
+            self.path = params.get("path", [])
+            self.log(f"path: {describe(self.path)}")
+            return None
+        if method == "scene.phase_changed":
+            self.log(f"phase: {params.get('phase')}")
+            return None
+        if method == "title":
+            return {"title": self.title}
+        if method == "echo":
+            return params
+        if method == "edit":
+            self.unsaved = True
+            return {"unsaved": True}
+        if method == "save":
+            self.unsaved = False
+            return {"unsaved": False}
+        if method == "path":
+            return {"path": self.path}
+        if method == "relay":
+            call = {"to": params.get("to"), "method": params.get("method")}
+            if "params" in params:
+                call["params"] = params["params"]
+            return self.call("scene.call", call)
+        raise RemoteError({"code": -32601, "message": "Method not found", "data": {"method": method}})
+
+    def run(self):
+        token = os.environ.get("SCENE_TOKEN", "")
+        hello = self.call("hello", {"protocol": [1], "role": "scene", "client": "python-scene", "token": token})
+        instance = hello.get("instance") or {}
+        self.path = instance.get("path", [])
+        self.log(f"hello: {instance.get('phase')}, path {describe(self.path)}")
+        try:
+            while True:
+                self.dispatch(self.receive())
+        except Closed:
+            self.log("connection closed; exiting")
+
+
+class RemoteError(Exception):
+    def __init__(self, error):
+        super().__init__(error.get("message", "error"))
+        self.error = error
+
+
+def describe(path):
+    if not path:
+        return "(root)"
+    return " > ".join(f"{step.get('type')} {json.dumps(step.get('route'))}" for step in path)
+
+
+def main(arguments):
+    title, unsaved, quiet = None, False, False
+    index = 0
+    while index < len(arguments):
+        argument = arguments[index]
+        if argument == "--title" and index + 1 < len(arguments):
+            title = arguments[index + 1]
+            index += 1
+        elif argument == "--unsaved":
+            unsaved = True
+        elif argument == "--quiet":
+            quiet = True
+        else:
+            print(f"scene.py: unknown argument {argument}", file=sys.stderr)
+            return 2
+        index += 1
+    if "SCENE_SOCKET" not in os.environ or "SCENE_TOKEN" not in os.environ:
+        print("scene.py: SCENE_SOCKET and SCENE_TOKEN are not set: a coordinator starts scene processes", file=sys.stderr)
+        return 3
+    try:
+        Scene(title, unsaved, quiet).run()
+    except (Closed, ConnectionError):
+        pass
+    except RemoteError as error:
+        print(f"scene.py: refused: {error.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,275 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneFlow
+import SceneWire
+import Synchronization
+import Testing
+
+@Suite("Scene processes")
+struct SceneProcessTests {
+    @Test("three scene processes in two languages run at once, each acting for its own instance")
+    func threeAtOnce() async throws {
+        try await withProcesses { harness in
+            async let swift = harness.control.open("swift")
+            async let python = harness.control.open("py")
+            async let ctl = harness.control.open("ctl")
+            let opened = try await [swift, python, ctl]
+            #expect(opened.map(\.instance.id) == ["swift-1", "py-1", "ctl-1"])
+            #expect(opened.allSatisfy { $0.instance.phase == "active" })
+            for (id, title) in [("swift-1", "Swift"), ("py-1", "Python"), ("ctl-1", "Ctl")] {
+                let answer = try await harness.control.callScene(.instance(id), method: "title")
+                #expect(answer["title"] == .string(title), "\(id)")
+            }
+            let pids = Set(["swift-1", "py-1", "ctl-1"].compactMap { harness.pid(of: $0) })
+            #expect(pids.count == 3)
+        }
+    }
+
+    @Test("a scene process killed with SIGKILL is restarted and gets its path back", arguments: ["py", "ctl"])
+    func crashRestoresPath(scene: String) async throws {
+        try await withProcesses { harness in
+            let id = try await harness.control.open(scene).instance.id
+            _ = try await harness.control.send(.push(["screen": "draft", "n": 7]), to: id)
+            let first = try await harness.newPid(of: id)
+            #expect(kill(first, SIGKILL) == 0)
+            let disconnected = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(id) }
+            #expect(disconnected?.params["signal"] == .integer(Int(SIGKILL)))
+            let restarted = await harness.events.wait { $0.type == "scene.restarted" && $0.params["instance"] == .string(id) }
+            #expect(restarted != nil)
+            let second = try await harness.newPid(of: id, other: first)
+            #expect(second != first)
+            // The new process got the preserved path in its hello.
+            let path = try await harness.control.callScene(.instance(id), method: "path")
+            #expect(path["path"] == [["type": "push", "route": ["screen": "draft", "n": 7]]])
+            #expect(try await harness.instance(id)?.phase == "active")
+        }
+    }
+
+    @Test("an instance whose process dies more often than its policy allows is dismissed restart_intensity")
+    func restartIntensity() async throws {
+        try await withProcesses { harness in
+            let id = try await harness.control.open("flaky").instance.id
+            var pid = try await harness.newPid(of: id)
+            // maxRestarts 2: the first two deaths restart it, the third dismisses it.
+            for round in 1...3 {
+                if round > 1 {
+                    _ = await harness.events.wait { event in
+                        event.type == "scene.restarted" && event.params["instance"] == .string(id)
+                            && harness.events.all.filter { $0.type == "scene.restarted" }.count >= round - 1
+                    }
+                    pid = try await harness.newPid(of: id, other: pid)
+                }
+                kill(pid, SIGKILL)
+            }
+            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(id) }
+            #expect(dismissed?.params["reason"] == "restart_intensity")
+            #expect(harness.events.all.filter { $0.type == "scene.restarted" }.count == 2)
+            #expect(try await harness.instance(id) == nil)
+        }
+    }
+
+    @Test("a temporary scene's instance is dismissed process_exited when its process ends")
+    func temporaryIsNotRestarted() async throws {
+        try await withProcesses { harness in
+            let id = try await harness.control.open("temp").instance.id
+            kill(try await harness.newPid(of: id), SIGKILL)
+            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(id) }
+            #expect(dismissed?.params["reason"] == "process_exited")
+            #expect(!harness.events.all.contains { $0.type == "scene.restarted" })
+        }
+    }
+
+    @Test("an interactive close is vetoed while a scene has unsaved edits; a forced close is not", arguments: ["py", "ctl", "swift"])
+    func closeVeto(scene: String) async throws {
+        try await withProcesses { harness in
+            let id = try await harness.control.open(scene).instance.id
+            _ = try await harness.control.callScene(.instance(id), method: "edit")
+            #expect(await refusal { try await harness.control.dismiss(instance: id) } == "close_vetoed")
+            #expect(try await harness.instance(id)?.phase == "active")
+            let (dismissed, vetoed) = try await harness.control.dismiss(scene: scene)
+            #expect(dismissed.isEmpty && vetoed == [id])
+            let pid = try #require(harness.pid(of: id))
+            #expect(try await harness.control.dismiss(instance: id, force: true) == [id])
+            // The process closes and exits on its own once its connection closes.
+            #expect(await eventually(.seconds(20)) { kill(pid, 0) != 0 })
+            #expect(!harness.events.all.contains { $0.type == "scene.restarted" })
+        }
+    }
+
+    @Test("a saved scene accepts an interactive close")
+    func closeAccepted() async throws {
+        try await withProcesses { harness in
+            let id = try await harness.control.open("py").instance.id
+            _ = try await harness.control.callScene(.instance(id), method: "edit")
+            _ = try await harness.control.callScene(.instance(id), method: "save")
+            #expect(try await harness.control.dismiss(instance: id) == [id])
+        }
+    }
+
+    @Test("a process that never says hello fails the open with launch_timeout and is killed")
+    func launchTimeout() async throws {
+        try await withProcesses { harness in
+            #expect(await refusal { try await harness.control.open("mute") } == "launch_timeout")
+            let pid = try #require(harness.pid(of: "mute-1"))
+            #expect(await eventually(.seconds(20)) { kill(pid, 0) != 0 })
+            #expect(try await harness.instance("mute-1") == nil)
+        }
+    }
+
+    @Test("a command that cannot start fails the open with launch_failed and the system's reason")
+    func launchFailed() async throws {
+        try await withProcesses { harness in
+            do {
+                try await harness.control.open("missing")
+                Issue.record("the open must fail")
+            } catch let error as ClientError {
+                guard case .remote(let wire) = error else { throw error }
+                #expect(wire.reason == "launch_failed")
+                #expect(wire.data["detail"]?.stringValue?.contains("No such file or directory") == true)
+            }
+        }
+    }
+
+    @Test("a scene hello with a token nobody was given, or one already spent, is refused bad_token")
+    func badTokens() async throws {
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet()
+            defer { puppet.scene.close() }
+            let spent = try harness.token(of: puppet.pid)
+            for token in [spent, String(repeating: "0", count: 32), ""] {
+                #expect(await refusal {
+                    _ = try await SceneConnection.connect(path: harness.path, client: "intruder", role: .scene, token: token, timeout: 10)
+                } == "bad_token")
+            }
+            try await puppet.scene.ping()
+        }
+    }
+
+    @Test("a scene connection acts only for its own instance")
+    func scopedToOwnInstance() async throws {
+        try await withProcesses { harness in
+            _ = try await harness.control.open("virtual")
+            let puppet = try await harness.puppet()
+            defer { puppet.scene.close() }
+            let scene = puppet.scene
+            // Its own instance, named or not.
+            #expect(try await scene.call("flow.send", params: ["intent": ["type": "push", "route": "a"]])["path"] == [["type": "push", "route": "a"]])
+            #expect(try await scene.send(.push("b"), to: puppet.id).path.count == 2)
+            #expect(try await scene.reportPhase("inactive").phase == "inactive")
+            // Anything else is forbidden.
+            #expect(await refusal { try await scene.send(.push("x"), to: "virtual-1") } == "forbidden")
+            #expect(await refusal { try await scene.route(["screen": "x"], from: "virtual-1") } == "forbidden")
+            #expect(await refusal { try await scene.dismiss(instance: "virtual-1") } == "forbidden")
+            #expect(await refusal { try await scene.dismiss(scene: "virtual") } == "forbidden")
+            #expect(await refusal { try await scene.focus("virtual-1") } == "forbidden")
+            #expect(await refusal { try await scene.setAuthenticated(true) } == "forbidden")
+            #expect(await refusal { try await scene.shutdownCoordinator() } == "forbidden")
+            // What it may do besides.
+            #expect(try await scene.open("virtual").outcome == "focused")
+            #expect(try await scene.state().instances.count == 2)
+            #expect(try await harness.instance("virtual-1")?.path == [])
+        }
+    }
+
+    @Test("scenes call each other through the coordinator, and the caller gets the callee's own answer")
+    func sceneToScene() async throws {
+        try await withProcesses { harness in
+            _ = try await harness.control.open("py")
+            _ = try await harness.control.open("ctl")
+            let viaPython = try await harness.control.callScene(
+                .instance("py-1"), method: "relay", params: ["to": "ctl-1", "method": "title"])
+            #expect(viaPython["title"] == "Ctl")
+            let viaCtl = try await harness.control.callScene(
+                .instance("ctl-1"), method: "relay", params: ["to": ["scene": "py"], "method": "echo", "params": ["n": 1]])
+            #expect(viaCtl == ["n": 1])
+            // The callee's error comes back as it was.
+            do {
+                _ = try await harness.control.callScene(.instance("py-1"), method: "no-such-method")
+                Issue.record("the scene's error must be relayed")
+            } catch let error as ClientError {
+                guard case .remote(let wire) = error else { throw error }
+                #expect(wire.code == -32601)
+            }
+        }
+    }
+
+    @Test("a relay is refused reserved_method, not_connected, not_open or call_timeout as the case is")
+    func relayRefusals() async throws {
+        try await withProcesses(configure: { $0.callTimeout = .milliseconds(300) }) { harness in
+            _ = try await harness.control.open("virtual")
+            let puppet = try await harness.puppet { message in
+                if message.method == "stall" { try? await Task.sleep(for: .seconds(30)) }
+                return .success([:])
+            }
+            defer { puppet.scene.close() }
+            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "scene.close") } == "reserved_method")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "flow.send") } == "reserved_method")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("virtual-1"), method: "title") } == "not_connected")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("py-9"), method: "title") } == "not_open")
+            #expect(await refusal { _ = try await harness.control.callScene(.scene("py"), method: "title") } == "not_open")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "stall") } == "call_timeout")
+            // A notification is delivered without an answer.
+            try await harness.control.notifyScene(.instance(puppet.id), method: "stall")
+        }
+    }
+
+    @Test("a scene process that stops answering heartbeats is killed and restarted")
+    func heartbeats() async throws {
+        try await withProcesses(configure: {
+            $0.heartbeatInterval = .milliseconds(100)
+            $0.heartbeatMisses = 3
+        }) { harness in
+            let puppet = try await harness.puppet { message in
+                if message.method == SceneMethod.ping { try? await Task.sleep(for: .seconds(30)) }
+                return .success([:])
+            }
+            defer { puppet.scene.close() }
+            let disconnected = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(puppet.id) }
+            #expect(disconnected?.params["signal"] == .integer(Int(SIGKILL)))
+            #expect(kill(puppet.pid, 0) != 0)
+            _ = try await harness.newPid(of: puppet.id, other: puppet.pid)
+            #expect(try await harness.instance(puppet.id)?.phase == "disconnected")
+        }
+    }
+
+    @Test("the coordinator sends a scene its path changes and phase changes")
+    func notificationsToScene() async throws {
+        let received = EventLogOfMessages()
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet { message in
+                received.append(message)
+                return .success([:])
+            }
+            defer { puppet.scene.close() }
+            _ = try await harness.control.send(.push("page"), to: puppet.id)
+            _ = try await harness.control.push("virtual", from: puppet.id)
+            #expect(await eventually { received.methods.contains(SceneMethod.phaseChanged) })
+            let flow = try #require(received.all.first { $0.method == SceneMethod.flowChanged })
+            #expect(flow.params?["path"] == [["type": "push", "route": "page"]])
+            #expect(flow.params?["seq"]?.intValue != nil)
+            #expect(received.all.first { $0.method == SceneMethod.phaseChanged }?.params?["phase"] == "background")
+        }
+    }
+
+    @Test("a spawned scene process inherits no descriptor of the coordinator beyond 0, 1 and 2")
+    func noInheritedDescriptors() async throws {
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet()
+            defer { puppet.scene.close() }
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(puppet.pid)/fd").compactMap(Int.init).sorted()
+            #expect(descriptors == [0, 1, 2])
+            // Its own process group, tied to the coordinator's life.
+            #expect(getpgid(puppet.pid) == puppet.pid)
+        }
+    }
+}
+
+/// Messages a puppet scene received.
+final class EventLogOfMessages: Sendable {
+    private let messages = Mutex<[IncomingMessage]>([])
+    func append(_ message: IncomingMessage) { messages.withLock { $0.append(message) } }
+    var all: [IncomingMessage] { messages.withLock { $0 } }
+    var methods: [String] { all.map(\.method) }
+}

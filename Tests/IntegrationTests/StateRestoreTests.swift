@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneFlow
+import SceneWire
+import Testing
+
+@Suite("Coordinator state across restarts")
+struct StateRestoreTests {
+    /// `scenectl serve` on the process manifest, keeping its state in the folder.
+    private func serve(_ folder: TemporaryFolder, _ extra: [String] = []) throws -> ChildProcess {
+        try ChildProcess(["serve", "--manifest", folder.file("app.json"), "--socket", folder.file("s.sock"), "--state", folder.file("state.json")] + extra)
+    }
+
+    private func saved(_ folder: TemporaryFolder) -> CoordinatorState? {
+        try? StateFile.read(folder.file("state.json"))
+    }
+
+    @Test("a coordinator killed with SIGKILL and started again on its state file restores its instances, ends what was left, and respawns the scenes with their paths")
+    func restartAfterCrash() async throws {
+        try await withTemporaryFolder { folder in
+            try processManifest().write(toFile: folder.file("app.json"), atomically: true, encoding: .utf8)
+            let first = try serve(folder)
+            defer { first.kill() }
+            _ = try await first.readOutput(until: "serving")
+            let control = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            _ = try await control.open("py")
+            _ = try await control.open("ctl")
+            _ = try await control.send(.push(["screen": "draft"]), to: "ctl-1")
+            control.close()
+            // Written within a second of the change, with the processes it runs.
+            #expect(await eventually(.seconds(20)) {
+                let state = saved(folder)
+                return state?.processes.count == 2
+                    && state?.snapshot.instances.first { $0.id.description == "ctl-1" }?.flow.path.count == 1
+            })
+            let scenePids = try #require(saved(folder)).processes.map(\.pid)
+            first.kill()
+            // Its scene processes end with it (their parent-death signal).
+            #expect(await eventually(.seconds(20)) { scenePids.allSatisfy { kill($0, 0) != 0 } })
+
+            // A process group the state file says the previous run left behind.
+            let leftover = Process()
+            leftover.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            leftover.arguments = ["sleep", "60"]
+            try leftover.run()
+            defer {
+                kill(leftover.processIdentifier, SIGKILL)
+                waitpid(leftover.processIdentifier, nil, 0)
+            }
+            #expect(await eventually { getpgid(leftover.processIdentifier) == leftover.processIdentifier })
+            var state = try #require(saved(folder))
+            state.processes.append(RecordedProcess(
+                instance: "ctl-1", pid: leftover.processIdentifier, started: RecordedProcess.startTime(of: leftover.processIdentifier)))
+            try StateFile.write(state, to: folder.file("state.json"))
+
+            let second = try serve(folder)
+            defer { second.kill() }
+            _ = try await second.readOutput(until: "serving")
+            #expect(await eventually { !isRunning(leftover.processIdentifier) })
+            let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            defer { again.close() }
+            #expect(await eventually(.seconds(20)) {
+                let instances = (try? await again.state().instances) ?? []
+                return instances.count == 2 && instances.allSatisfy { $0.phase == "active" }
+            })
+            let path = try await again.callScene(.instance("ctl-1"), method: "path")
+            #expect(path["path"] == [["type": "push", "route": ["screen": "draft"]]])
+            #expect(try await again.callScene(.instance("py-1"), method: "title")["title"] == "Python")
+
+            // SIGTERM: every scene closed, the state written without processes, exit 0.
+            kill(second.process.processIdentifier, SIGTERM)
+            #expect(await second.wait() == 0)
+            let final = try #require(saved(folder))
+            #expect(final.processes.isEmpty)
+            #expect(final.snapshot.instances.map(\.id.description) == ["ctl-1", "py-1"])
+        }
+    }
+
+    @Test("a corrupt state file stops the start, with its problem, unless --discard-state")
+    func corruptState() async throws {
+        try await withTemporaryFolder { folder in
+            try processManifest().write(toFile: folder.file("app.json"), atomically: true, encoding: .utf8)
+            try "{\"format\": \"scene-coordinator-state\", \"version\": 1, \"snapshot\": 3".write(
+                toFile: folder.file("state.json"), atomically: true, encoding: .utf8)
+            let refused = try serve(folder)
+            defer { refused.kill() }
+            #expect(await refused.wait() == 1)
+            #expect(refused.standardError.contains("not valid JSON"))
+            #expect(FileManager.default.fileExists(atPath: folder.file("state.json")))
+
+            let discarding = try serve(folder, ["--discard-state"])
+            defer { discarding.kill() }
+            _ = try await discarding.readOutput(until: "serving")
+            let control = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            defer { control.close() }
+            #expect(try await control.state().instances.isEmpty)
+        }
+    }
+}
+
+/// Whether `pid` runs: exists and is not a zombie waiting to be reaped.
+func isRunning(_ pid: Int32) -> Bool {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else {
+        return false
+    }
+    return text[text.index(after: close)...].dropFirst().first != "Z"
+}
