@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "link-bench", targets: ["link-bench"]),
         .executable(name: "registry-bench", targets: ["registry-bench"]),
         .executable(name: "wire-bench", targets: ["wire-bench"]),
+        .executable(name: "scene-bench", targets: ["scene-bench"]),
     ],
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
@@ -71,6 +72,10 @@ let package = Package(
             name: "wire-bench",
             dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/wire-bench", exclude: ["c"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "scene-bench",
+            dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
+            path: "Benchmarks/scene-bench", swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
