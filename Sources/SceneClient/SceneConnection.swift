@@ -143,6 +143,10 @@ public final class SceneConnection: Sendable {
     ///
     /// By the protocol's contract the process exits once this connection closes: the
     /// coordinator restarts it rather than letting it reconnect.
+    ///
+    /// The coordinator sends nothing before its hello answer, but `handler` may run before
+    /// this function has returned to its caller: state the handler needs from ``hello``
+    /// must be waited for.
     public static func connectAsScene(
         client: String, environment: [String: String]? = nil, timeout: Double? = 30,
         handler: @escaping IncomingHandler

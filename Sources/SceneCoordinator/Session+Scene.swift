@@ -19,6 +19,7 @@ extension Session {
         }
         role = .scene
         self.instance = instance
+        heldUntilHello = []
         client = hello.client
         Log.debug("\(name): \(instance)'s process said hello")
         let registry = server.registry
@@ -31,6 +32,7 @@ extension Session {
                 let info = try await registry.processAttached(instance)
                 let result = HelloResult(protocol: WireProtocol.current, server: serverName, session: sessionName, instance: InstanceObject(info))
                 Session.answer(session, id: id, .success(WireCodec.json(result)))
+                session.loop.execute { session.value.helloAnswered() }
             } catch {
                 Session.answer(session, id: id, .failure(.domain(error)))
                 session.loop.execute { session.value.connection.closeAfterFlush(.local("the instance is gone")) }
@@ -92,24 +94,42 @@ extension Session {
         }
         let number = nextOutbound
         nextOutbound += 1
-        outbound[number] = completion
-        connection.send(WireCodec.request(id: .integer(number), method: method, params: params))
+        var timer: LoopTimer?
         if let timeout {
-            let session = bound
             let instance = self.instance?.description ?? name
-            connection.loop.schedule(after: timeout) {
-                guard let resolve = session.value.outbound.removeValue(forKey: number) else { return }
+            timer = connection.loop.scheduleOnLoop(after: timeout) { [weak self] in
+                guard let resolve = self?.outbound.removeValue(forKey: number)?.resolve else { return }
                 resolve(.failure(.domain(
                     reason: WireReason.callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
                     data: ["instance": .string(instance), "method": .string(method)])))
             }
         }
+        outbound[number] = Outbound(resolve: completion, timer: timer)
+        send(WireCodec.request(id: .integer(number), method: method, params: params))
     }
 
     /// Sends this scene a notification.
     func notify(_ method: String, params: JSONValue?) {
         guard !connection.isClosed else { return }
-        connection.send(WireCodec.request(id: nil, method: method, params: params))
+        send(WireCodec.request(id: nil, method: method, params: params))
+    }
+
+    /// Sends a coordinator message; until the scene's hello is answered it waits, so that
+    /// the hello result is the first thing a scene receives.
+    private func send(_ message: [UInt8]) {
+        if let held = heldUntilHello {
+            heldUntilHello = held + [message]
+        } else {
+            connection.send(message)
+        }
+    }
+
+    /// The hello answer is queued: what waited for it follows.
+    func helloAnswered() {
+        let held = heldUntilHello ?? []
+        heldUntilHello = nil
+        guard !connection.isClosed else { return }
+        for message in held { connection.send(message) }
     }
 
     private var notConnected: WireError {
@@ -121,7 +141,10 @@ extension Session {
     func failOutbound() {
         let waiting = outbound
         outbound.removeAll()
-        for (_, resolve) in waiting.sorted(by: { $0.key < $1.key }) { resolve(.failure(notConnected)) }
+        for (_, call) in waiting.sorted(by: { $0.key < $1.key }) {
+            if let timer = call.timer { connection.loop.cancel(timer) }
+            call.resolve(.failure(notConnected))
+        }
     }
 
     /// Closes a scene connection once what is queued is written (its process stops).

@@ -29,8 +29,10 @@ final class Session: FrameHandler {
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
     /// Requests this side sent a scene process, by id, with what to do with the answer.
-    var outbound: [Int: (Result<JSONValue, WireError>) -> Void] = [:]
+    var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
+    /// Messages for a scene whose hello is not answered yet.
+    var heldUntilHello: [[UInt8]]?
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
@@ -78,7 +80,9 @@ final class Session: FrameHandler {
         // are dropped. (A control connection is never sent requests: there an answer is an
         // invalid request, below.)
         if role == .scene, !envelope.hasMethod, envelope.result != nil || envelope.error != nil {
-            if case .integer(let number)? = envelope.id, let resolve = outbound.removeValue(forKey: number) {
+            if case .integer(let number)? = envelope.id, let call = outbound.removeValue(forKey: number) {
+                if let timer = call.timer { connection.loop.cancel(timer) }
+                let resolve = call.resolve
                 if let range = envelope.error {
                     let error = WireError(json: Envelope.value(at: range, in: payload))
                         ?? WireError(code: WireCode.domain, message: "malformed error object")
@@ -298,6 +302,12 @@ final class Session: FrameHandler {
             }
         }
     }
+}
+
+/// A request this side sent a scene, waiting for its answer.
+struct Outbound {
+    let resolve: (Result<JSONValue, WireError>) -> Void
+    let timer: LoopTimer?
 }
 
 /// One connection's requests, applied one after another in arrival order, off the loop.

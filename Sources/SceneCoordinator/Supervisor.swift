@@ -22,7 +22,6 @@ final class Supervisor {
     let loop: EventLoop
     private var slots: [InstanceID: Slot] = [:]
     private var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
-    private var heartbeat: Task<Void, Never>?
     private var forwarding: Task<Void, Never>?
     private let started = ContinuousClock.now
     private var closing = false
@@ -67,15 +66,8 @@ final class Supervisor {
 
     /// Starts the heartbeat and the forwarding of flow and phase changes to scenes.
     func start() {
+        scheduleBeat()
         let supervisor = bound
-        let interval = configuration.heartbeatInterval
-        heartbeat = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { return }
-                supervisor.loop.execute { supervisor.value.beat() }
-            }
-        }
         let registry = self.registry
         let events = registry.events(buffering: .unbounded)
         forwarding = Task {
@@ -154,9 +146,8 @@ final class Supervisor {
         Log.info("\(slot.id): started pid \(slot.process!.pid)")
         onChange?()
         let timeout = slot.spec.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? configuration.launchTimeout
-        let supervisor = bound
         let id = slot.id
-        loop.schedule(after: timeout) { supervisor.value.launchTimedOut(id, generation: generation) }
+        loop.scheduleOnLoop(after: timeout) { [weak self] in self?.launchTimedOut(id, generation: generation) }
     }
 
     private func spawnFailed(_ slot: Slot, detail: String) {
@@ -286,6 +277,14 @@ final class Supervisor {
 
     // MARK: Heartbeat
 
+    private func scheduleBeat() {
+        loop.scheduleOnLoop(after: configuration.heartbeatInterval) { [weak self] in
+            guard let self, !self.closing else { return }
+            self.beat()
+            self.scheduleBeat()
+        }
+    }
+
     private func beat() {
         for slot in slots.values {
             guard let session = slot.session, let process = slot.process else { continue }
@@ -358,17 +357,16 @@ final class Supervisor {
     private func terminate(_ slot: Slot) {
         guard let pid = slot.process?.pid else { return }
         let generation = slot.generation
-        let supervisor = bound
         let id = slot.id
         let grace = configuration.closeGrace
         let term = configuration.terminateGrace
-        loop.schedule(after: grace) {
-            guard let process = supervisor.value.running(id, generation: generation, pid: pid) else { return }
+        loop.scheduleOnLoop(after: grace) { [weak self] in
+            guard let self, let process = self.running(id, generation: generation, pid: pid) else { return }
             Log.info("\(id): pid \(pid) still runs \(grace) after its close; SIGTERM")
-            supervisor.value.slots[id]?.killed = true
+            self.slots[id]?.killed = true
             process.killGroup(SIGTERM)
-            supervisor.loop.schedule(after: term) {
-                guard let process = supervisor.value.running(id, generation: generation, pid: pid) else { return }
+            self.loop.scheduleOnLoop(after: term) { [weak self] in
+                guard let process = self?.running(id, generation: generation, pid: pid) else { return }
                 Log.warn("\(id): pid \(pid) outlived SIGTERM by \(term); SIGKILL")
                 process.killGroup(SIGKILL)
             }
@@ -385,7 +383,6 @@ final class Supervisor {
     /// shutdown); `completion` runs once none is left.
     func stopAll(completion: @escaping () -> Void) {
         closing = true
-        heartbeat?.cancel()
         forwarding?.cancel()
         stopWaiters.append(completion)
         for id in Array(slots.keys) { stop(id) }
@@ -402,7 +399,6 @@ final class Supervisor {
     /// Ends the heartbeat and forwarding (the loop is stopping; processes die with it).
     func close() {
         closing = true
-        heartbeat?.cancel()
         forwarding?.cancel()
     }
 

@@ -39,6 +39,7 @@ public final class EventLoop: Sendable {
         var handlers: [UInt64: any LoopHandler] = [:]
         var nextToken: UInt64 = 1
         var needsFlush: [SocketConnection] = []
+        var timers = TimerQueue()
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         deinit { scratch.deallocate() }
     }
@@ -129,11 +130,32 @@ public final class EventLoop: Sendable {
 
     var scratch: UnsafeMutableRawBufferPointer { confined.scratch }
 
+    /// Runs `work` on this loop's thread after `delay`, unless cancelled first; call on
+    /// the loop thread. Timers cost a heap entry each, however many are pending.
+    @discardableResult
+    public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> LoopTimer {
+        precondition(inEventLoop)
+        return confined.timers.add(deadline: .now + delay, work)
+    }
+
+    /// Cancels a timer that has not run; call on the loop thread.
+    public func cancel(_ timer: LoopTimer) {
+        precondition(inEventLoop)
+        confined.timers.cancel(timer)
+    }
+
+    /// Runs `work` on the loop thread after `delay`, from any thread; dropped once the loop
+    /// has stopped.
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        execute { [self] in _ = scheduleOnLoop(after: delay, work) }
+    }
+
     private func run() {
         loopThread.withLock { $0 = pthread_self() }
         var events = [scene_event](repeating: scene_event(), count: 256)
         while running.load(ordering: .acquiring) {
-            let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, -1) }
+            let timeout = confined.timers.millisecondsUntilNext(from: .now)
+            let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, timeout) }
             if count > 0 {
                 for index in 0..<Int(count) {
                     let event = events[index]
@@ -145,6 +167,7 @@ public final class EventLoop: Sendable {
                 }
             }
             runSubmitted()
+            for work in confined.timers.takeDue(at: .now) { work() }
             flushAll()
         }
         // Stopping: run what was submitted, give answers still queued a bounded time to

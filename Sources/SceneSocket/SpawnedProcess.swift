@@ -130,16 +130,3 @@ public final class SpawnedProcess: LoopHandler {
         callback?(ended)
     }
 }
-
-extension EventLoop {
-    /// Runs `work` on the loop thread after `delay`, unless the returned task is cancelled
-    /// first or the loop has stopped.
-    @discardableResult
-    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Task<Void, Never> {
-        Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self else { return }
-            self.execute(work)
-        }
-    }
-}

@@ -18,6 +18,9 @@ enum SceneCommand {
         let path = Mutex<JSONValue>(.array([]))
         let connection = Mutex<SceneConnection?>(nil)
         let instance = Mutex("scene")
+        /// Opened once the hello's path is recorded: messages wait for it, so that a later
+        /// path is never overwritten by the hello's.
+        let ready = Latch()
 
         init(title: String, unsaved: Bool, quiet: Bool) {
             self.title = title
@@ -57,6 +60,7 @@ enum SceneCommand {
             state.path.withLock { $0 = WireCodec.json(instance.path) }
             state.log("hello: \(instance.phase), path \(describe(WireCodec.json(instance.path)))")
         }
+        state.ready.open()
         // The contract: a scene process ends with its connection.
         await connection.waitUntilClosed()
         state.log("connection closed; exiting")
@@ -65,9 +69,9 @@ enum SceneCommand {
 
     static func handle(_ message: IncomingMessage, state: State) async -> Result<JSONValue, WireError> {
         let params = message.params ?? .object([:])
+        if message.method == SceneMethod.ping { return .success(.object([:])) }
+        await state.ready.wait()
         switch message.method {
-        case SceneMethod.ping:
-            return .success(.object([:]))
         case SceneMethod.close:
             let force = params["force"] == .bool(true)
             let unsaved = state.unsaved.withLock { $0 }
@@ -123,5 +127,29 @@ enum SceneCommand {
             let route = step["route"].map { $0.stringValue ?? $0.description } ?? "?"
             return "\(step["type"]?.stringValue ?? "?") \(route)"
         }.joined(separator: " > ")
+    }
+}
+
+/// A one-way gate: ``wait()`` returns once ``open()`` has been called.
+final class Latch: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
     }
 }
