@@ -3,29 +3,28 @@
 // callers), and the coordinator's memory with 50 live scene processes.
 //
 // Run with `swift build -c release && swift run -c release scene-bench [--opens N]
-// [--seconds S] [--rounds R]`: the scene processes are the release `swift-scene`
-// executable next to this one.
+// [--seconds S] [--rounds R]`. The coordinator is the release `scenectl serve`, in a
+// process of its own (its memory is read from /proc), and the scene processes are the
+// release `swift-scene`, both next to this executable.
 import BenchSupport
 import Foundation
 import SceneClient
-import SceneCoordinator
-import SceneCore
 import SceneFlow
-import Synchronization
 
 let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
 let sceneExecutable = here.deletingLastPathComponent().appendingPathComponent("swift-scene").path
-guard FileManager.default.isExecutableFile(atPath: sceneExecutable) else {
-    FileHandle.standardError.write(Data("scene-bench: \(sceneExecutable) is missing; run `swift build -c release` first\n".utf8))
+let scenectl = here.deletingLastPathComponent().appendingPathComponent("scenectl").path
+for executable in [sceneExecutable, scenectl] where !FileManager.default.isExecutableFile(atPath: executable) {
+    FileHandle.standardError.write(Data("scene-bench: \(executable) is missing; run `swift build -c release` first\n".utf8))
     exit(2)
 }
 let opens = Int(option("--opens", default: 100))
 let duration = option("--seconds", default: 2)
 let rounds = max(1, Int(option("--rounds", default: 3)))
 
-/// The coordinator's resident memory, in KiB (`/proc/self/status`: the bench runs it).
-func residentKiB() -> Int {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+/// A process's resident memory in KiB, from `/proc/<pid>/status`.
+func residentKiB(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
 }
@@ -38,18 +37,31 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("scene-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 defer { try? FileManager.default.removeItem(at: folder) }
-let manifest = try Manifest(json: [
-    "app": "bench",
-    "scenes": [["id": "scene", "kind": "window", "launch": ["command": [.string(sceneExecutable)]]]],
-])
-let configuration = CoordinatorConfiguration(socketPath: folder.appendingPathComponent("bench.sock").path)
-let baseline = residentKiB()
-let coordinator = try await Coordinator.start(manifest: manifest, configuration: configuration)
-defer { coordinator.stop() }
-let control = try await SceneConnection.connect(path: configuration.socketPath, client: "scene-bench", timeout: 30)
+let manifestFile = folder.appendingPathComponent("bench.json").path
+let manifest: JSONValue = ["app": "bench", "scenes": [["id": "scene", "kind": "window", "launch": ["command": [.string(sceneExecutable)]]]]]
+try manifest.description.write(toFile: manifestFile, atomically: true, encoding: .utf8)
+let socket = folder.appendingPathComponent("bench.sock").path
+let coordinator = Process()
+coordinator.executableURL = URL(fileURLWithPath: scenectl)
+coordinator.arguments = ["serve", "--manifest", manifestFile, "--socket", socket]
+coordinator.standardOutput = FileHandle.nullDevice
+coordinator.standardError = FileHandle.nullDevice
+try coordinator.run()
+defer {
+    coordinator.terminate()
+    coordinator.waitUntilExit()
+}
+var connected: SceneConnection?
+for _ in 0..<500 where connected == nil {
+    connected = try? await SceneConnection.connect(path: socket, client: "scene-bench", timeout: 30)
+    if connected == nil { try await Task.sleep(for: .milliseconds(10)) }
+}
+guard let control = connected else { fatalError("the coordinator did not start") }
+let coordinatorPID = coordinator.processIdentifier
+let atStart = residentKiB(coordinatorPID)
 let clock = ContinuousClock()
 
-print("scene-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; scene process: swift-scene (release)")
+print("scene-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; coordinator: scenectl serve; scene process: swift-scene (release builds)")
 
 // Spawn to active: an open answers once the new process has said hello.
 var spawnRounds: [(p50: Double, p99: Double)] = []
@@ -63,7 +75,7 @@ for _ in 0..<rounds {
     }
     spawnRounds.append((percentile(latencies, 0.5), percentile(latencies, 0.99)))
 }
-print("spawn to active (ms, \(opens) opens per round; min  median  max of \(rounds) rounds)")
+print("spawn to active (ms; \(opens) opens per round; min  median  max of \(rounds) rounds)")
 print("  p50  " + spread(spawnRounds.map(\.p50), format: "%.2f"))
 print("  p99  " + spread(spawnRounds.map(\.p99), format: "%.2f"))
 
@@ -72,7 +84,7 @@ let target = try await control.open("scene").instance.id
 func calls(callers: Int) async throws -> (perSecond: Double, p50: Double, p99: Double) {
     let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
         for index in 0..<callers {
-            group.addTask { try await SceneConnection.connect(path: configuration.socketPath, client: "caller-\(index)", timeout: 30) }
+            group.addTask { try await SceneConnection.connect(path: socket, client: "caller-\(index)", timeout: 30) }
         }
         return try await group.reduce(into: []) { $0.append($1) }
     }
@@ -101,12 +113,18 @@ for callers in [1, 16] {
     print("  calls/s   " + spread(measured.map(\.perSecond), format: "%.0f"))
     print("  p50 (µs)  " + spread(measured.map(\.p50), format: "%.0f"))
     print("  p99 (µs)  " + spread(measured.map(\.p99), format: "%.0f"))
+    print("  coordinator RSS after: \(residentKiB(coordinatorPID) / 1024) MiB")
 }
 _ = try await control.dismiss(instance: target, force: true)
 
 // Memory: 50 live scene processes, each with a connection and a supervised slot.
-let before = residentKiB()
+let before = residentKiB(coordinatorPID)
 for _ in 0..<50 { _ = try await control.open("scene") }
-let after = residentKiB()
-print("coordinator memory: \(baseline / 1024) MiB before start, \(before / 1024) MiB with the bench's connections, \(after / 1024) MiB with 50 live scene processes (+\(after - before) KiB, \((after - before) / 50) KiB each)")
+let after = residentKiB(coordinatorPID)
+let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(coordinatorPID)/task")) ?? []
+let children = tasks.flatMap { task in
+    ((try? String(contentsOfFile: "/proc/\(coordinatorPID)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+}
+let scenesKiB = children.map(residentKiB).reduce(0, +)
+print("coordinator RSS: \(atStart) KiB at start, \(before) KiB before the 50 scenes, \(after) KiB with \(children.count) live scene processes (+\(after - before) KiB); the scene processes themselves: \(scenesKiB / 1024) MiB in all")
 _ = try await control.dismiss(scene: "scene", force: true)
