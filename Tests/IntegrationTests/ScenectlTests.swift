@@ -122,4 +122,44 @@ struct ScenectlTests {
         }
         }
     }
+
+    @Test("serve without a manifest runs each scene instance as a scenectl scene process that answers calls")
+    func defaultAppIsProcesses() async throws {
+        try await withServe { _, path in
+            #expect(try await scenectl(["open", "notes", "--socket", path]).out == "opened notes-1\n")
+            let title = try await scenectl(["call", "notes-1", "title", "--socket", path])
+            #expect(title.code == 0)
+            #expect(title.out == #"{"title":"Notes"}"# + "\n")
+            // A scene name reaches its most recently focused instance.
+            let echo = try await scenectl(["call", "notes", "echo", #"{"n":1}"#, "--socket", path])
+            #expect(echo.out == #"{"n":1}"# + "\n")
+            #expect(try await scenectl(["notify", "notes-1", "echo", "--socket", path]).out == "delivered\n")
+            #expect(try await scenectl(["call", "notes-1", "edit", "--socket", path]).out == #"{"unsaved":true}"# + "\n")
+            let vetoed = try await scenectl(["dismiss", "notes-1", "--socket", path])
+            #expect(vetoed.code == 1)
+            #expect(vetoed.err.contains("close_vetoed"))
+            let forced = try await scenectl(["dismiss", "notes-1", "--force", "--socket", path])
+            #expect(forced.code == 0)
+            #expect(forced.out == "dismissed notes-1\n")
+            let reserved = try await scenectl(["call", "main", "scene.close", "--socket", path])
+            #expect(reserved.code == 1)
+        }
+    }
+
+    @Test("scenectl demo walks its tour, exits 0, and leaves no scene process behind")
+    func demo() async throws {
+        let result = try await scenectl(["demo"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("8. A scene process killed with SIGKILL comes back with its path"))
+        #expect(result.out.contains(#"notes-1  active  path: push({"id":7,"screen":"draft"})"#))
+        #expect(result.out.contains("The coordinator closed every scene process and stopped"))
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+            guard Int32(entry) != nil, let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/environ")) else {
+                return false
+            }
+            return String(decoding: environment, as: UTF8.self).contains("SCENE_SOCKET=/tmp/scenectl-demo-")
+                && isRunning(Int32(entry)!)
+        }
+        #expect(left.isEmpty, "demo scene processes left: \(left)")
+    }
 }
