@@ -78,6 +78,7 @@ public final class Coordinator: Sendable {
             guard let self else { return }
             Task { await self.shutdown() }
         }
+        watchForChanges()
         // Waiters are released only once every answer has left and the socket is closed.
         loop.whenStopped { [weak self] in self?.markStopped() }
     }
@@ -112,7 +113,6 @@ public final class Coordinator: Sendable {
         for id in restored { await registry.processDisconnected(id, exit: nil) }
         let supervisor = coordinator.supervisor
         supervisor.loop.execute { supervisor.value.adopt(restored) }
-        coordinator.watchForChanges()
         return coordinator
     }
 
