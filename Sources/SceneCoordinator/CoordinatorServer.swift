@@ -57,9 +57,9 @@ final class CoordinatorServer: ListenerHandler {
         Log.warn("refused a peer of uid \(uid) (pid \(pid)): only uid \(configuration.allowedUID.map(String.init) ?? "any") may connect")
     }
 
-    func sessionDidClose(_ session: Session) {
+    func sessionDidClose(_ session: Session, reason: CloseReason) {
         sessions[ObjectIdentifier(session)] = nil
-        if session.role == .scene { supervisor.sessionClosed(session) }
+        if session.role == .scene { supervisor.sessionClosed(session, reason: reason) }
     }
 
     /// A `coordinator.shutdown` answer was queued: stop; the loop writes what is queued

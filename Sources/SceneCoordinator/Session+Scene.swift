@@ -22,20 +22,23 @@ extension Session {
         heldUntilHello = []
         client = hello.client
         Log.debug("\(name): \(instance)'s process said hello")
-        let registry = server.registry
         let serverName = server.configuration.serverName
         let sessionName = name
         let session = bound
         unanswered.append(id)
-        requests.enqueue {
-            do throws(RegistryRejection) {
-                let info = try await registry.processAttached(instance)
+        server.supervisor.attach(instance) { attached in
+            switch attached {
+            case .success(let info):
                 let result = HelloResult(protocol: WireProtocol.current, server: serverName, session: sessionName, instance: InstanceObject(info))
-                Session.answer(session, id: id, .success(WireCodec.json(result)))
-                session.loop.execute { session.value.helloAnswered() }
-            } catch {
-                Session.answer(session, id: id, .failure(.domain(error)))
-                session.loop.execute { session.value.connection.closeAfterFlush(.local("the instance is gone")) }
+                session.loop.execute {
+                    session.value.complete(id, .success(WireCodec.json(result)))
+                    session.value.helloAnswered()
+                }
+            case .failure(let reason):
+                session.loop.execute {
+                    session.value.complete(id, .failure(.domain(reason)))
+                    session.value.connection.closeAfterFlush(.local("the instance is gone"))
+                }
             }
         }
     }
@@ -171,33 +174,40 @@ extension Session {
                 data: ["method": .string(call.method)]))
             return
         }
-        if let timeout = call.timeout, !(timeout > 0 && timeout.isFinite) {
-            reply(id, error: .invalidParams("timeout: must be a positive number of seconds"))
+        if let timeout = call.timeout, !(timeout > 0 && timeout <= SceneCallParams.maximumTimeout) {
+            reply(id, error: .invalidParams("timeout: must be a positive number of seconds, at most \(Int(SceneCallParams.maximumTimeout))"))
             return
         }
-        switch call.to {
-        case .instance(let text):
-            guard let target = InstanceID(text) else {
+        var target: InstanceID?
+        if case .instance(let text) = call.to {
+            guard let parsed = InstanceID(text) else {
                 reply(id, error: .invalidParams("to: \"\(text)\" is not an instance id (<scene>-<n>)"))
                 return
             }
+            target = parsed
+        }
+        // From here on every answer goes through `complete`: a caller that half-closes
+        // still gets it.
+        unanswered.append(id)
+        if let target {
             deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
-        case .scene(let scene):
-            // Which instance is most recent is the registry's to say.
-            let registry = server.registry
-            let session = bound
-            Task {
-                let resolved: Result<InstanceID, RegistryRejection>
-                do throws(RegistryRejection) {
-                    resolved = .success(try await registry.mostRecentInstance(of: scene))
-                } catch {
-                    resolved = .failure(error)
-                }
-                session.loop.execute {
-                    switch resolved {
-                    case .success(let target): session.value.deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
-                    case .failure(let reason): session.value.reply(id, error: .domain(reason))
-                    }
+            return
+        }
+        guard case .scene(let scene) = call.to else { return }
+        // Which instance is most recent is the registry's to say.
+        let registry = server.registry
+        let session = bound
+        Task {
+            let resolved: Result<InstanceID, RegistryRejection>
+            do throws(RegistryRejection) {
+                resolved = .success(try await registry.mostRecentInstance(of: scene))
+            } catch {
+                resolved = .failure(error)
+            }
+            session.loop.execute {
+                switch resolved {
+                case .success(let target): session.value.deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
+                case .failure(let reason): session.value.complete(id, .failure(.domain(reason)))
                 }
             }
         }
@@ -213,22 +223,18 @@ extension Session {
                 let error: WireError = open
                     ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
                     : .domain(RegistryRejection.notOpen(target.description))
-                session.loop.execute { session.value.reply(id, error: error) }
+                session.loop.execute { session.value.complete(id, .failure(error)) }
             }
             return
         }
         guard expectsAnswer else {
             scene.notify(call.method, params: call.params)
-            reply(id, result: .object([:]))
+            complete(id, .success(.object([:])))
             return
         }
         let timeout = call.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
         scene.request(call.method, params: call.params, timeout: timeout) { [weak self] result in
-            guard let self, !self.connection.isClosed else { return }
-            switch result {
-            case .success(let value): self.reply(id, result: value)
-            case .failure(let error): self.reply(id, error: error)
-            }
+            self?.complete(id, result)
         }
     }
 }

@@ -135,7 +135,7 @@ final class Session: FrameHandler {
         subscription = nil
         requests.cancel()
         failOutbound()
-        server.sessionDidClose(self)
+        server.sessionDidClose(self, reason: reason)
     }
 
     /// Closes once queued answers are written (coordinator shutdown); requests still
@@ -162,18 +162,21 @@ final class Session: FrameHandler {
 
     /// Answers from any thread: the answer is written on the loop thread.
     nonisolated static func answer(_ session: LoopBound<Session>, id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
-        session.loop.execute {
-            let session = session.value
-            guard let index = session.unanswered.firstIndex(of: id) else { return }  // answered at shutdown
-            session.unanswered.remove(at: index)
-            guard !session.connection.isClosed else { return }
-            switch outcome {
-            case .success(let result): session.reply(id, result: result)
-            case .failure(let error): session.reply(id, error: error)
-            }
-            if session.inputEnded, session.unanswered.isEmpty {
-                session.connection.closeAfterFlush(session.connection.inputEndReason ?? .peerClosed)
-            }
+        session.loop.execute { session.value.complete(id, outcome) }
+    }
+
+    /// Answers a request counted in `unanswered` (a queued request, a relayed call); once
+    /// the peer has stopped sending and nothing is left to answer, the connection closes.
+    func complete(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        guard let index = unanswered.firstIndex(of: id) else { return }  // answered at shutdown
+        unanswered.remove(at: index)
+        guard !connection.isClosed else { return }
+        switch outcome {
+        case .success(let result): reply(id, result: result)
+        case .failure(let error): reply(id, error: error)
+        }
+        if inputEnded, unanswered.isEmpty {
+            connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed)
         }
     }
 

@@ -120,17 +120,33 @@ public enum StateFile {
         }
     }
 
-    /// Ends the process groups a previous run recorded, when they are still the same
-    /// processes (same start time); returns the ones it ended.
+    /// Ends what is left of the process groups a previous run recorded: every process in
+    /// such a group that started no earlier than the group's leader did (the leader itself
+    /// has usually died with the coordinator; what it started may not have). Returns the
+    /// groups it ended processes of.
     @discardableResult
     public static func endLeftovers(_ processes: [RecordedProcess]) -> [RecordedProcess] {
-        var ended: [RecordedProcess] = []
-        for process in processes where process.pid > 1 {
-            guard let started = RecordedProcess.startTime(of: process.pid), started == process.started else { continue }
-            kill(-process.pid, SIGKILL)
-            ended.append(process)
+        let recorded = Dictionary(processes.filter { $0.pid > 1 }.map { ($0.pid, $0) }, uniquingKeysWith: { first, _ in first })
+        guard !recorded.isEmpty else { return [] }
+        var ended: [Int32: RecordedProcess] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid(), let (group, started) = groupAndStart(of: pid),
+                let process = recorded[group], let leaderStarted = process.started, started >= leaderStarted
+            else { continue }
+            kill(pid, SIGKILL)
+            ended[group] = process
         }
-        return ended
+        return ended.values.sorted { $0.pid < $1.pid }
+    }
+
+    /// The process group (field 5) and start time (field 22) of `/proc/<pid>/stat`.
+    private static func groupAndStart(of pid: Int32) -> (Int32, UInt64)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else {
+            return nil
+        }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let group = Int32(fields[2]), let started = UInt64(fields[19]) else { return nil }
+        return (group, started)
     }
 }
 

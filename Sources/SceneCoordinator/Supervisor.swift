@@ -23,6 +23,11 @@ final class Supervisor {
     private var slots: [InstanceID: Slot] = [:]
     private var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
     private var forwarding: Task<Void, Never>?
+    /// What the supervisor tells the registry, in the order it happened on the loop: one
+    /// task runs each message to the end before the next (spawned, attached, disconnected,
+    /// then restarted or dismissed).
+    private let mailbox: AsyncStream<@Sendable () async -> Void>.Continuation
+    private let postman: Task<Void, Never>
     private let started = ContinuousClock.now
     private var closing = false
     private var stopWaiters: [() -> Void] = []
@@ -60,6 +65,20 @@ final class Supervisor {
         self.registry = registry
         self.configuration = configuration
         self.loop = loop
+        let (letters, mailbox) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        self.mailbox = mailbox
+        postman = Task {
+            for await letter in letters { await letter() }
+        }
+    }
+
+    deinit {
+        mailbox.finish()
+    }
+
+    /// Queues `message` for the registry, after everything queued before it.
+    private func post(_ message: @escaping @Sendable () async -> Void) {
+        mailbox.yield(message)
     }
 
     var bound: LoopBound<Supervisor> { LoopBound(self, loop: loop) }
@@ -108,6 +127,7 @@ final class Supervisor {
     /// Starts processes for restored instances, which come back `disconnected` until they
     /// say hello. Restarts after a coordinator restart are not counted against the policy.
     func adopt(_ ids: [InstanceID]) {
+        guard !closing else { return }
         for id in ids {
             guard let declaration = registry.declaration(of: id.scene), let spec = declaration.launch, slots[id] == nil else {
                 continue
@@ -137,16 +157,16 @@ final class Supervisor {
             }
         } catch {
             Log.warn("\(slot.id): cannot start \(slot.spec.command.joined(separator: " ")): \(error.message)")
-            spawnFailed(slot, detail: "\(slot.spec.command[0]): \(error.message)")
+            spawnFailed(slot, detail: "\(slot.spec.command.first ?? ""): \(error.message)")
             return
         }
         slot.token = token
         pendingTokens.append((token, slot.id))
-        registry.processSpawned(slot.id, pid: slot.process!.pid)
+        let (registry, id, pid) = (self.registry, slot.id, slot.process!.pid)
+        post { await registry.processSpawned(id, pid: pid) }
         Log.info("\(slot.id): started pid \(slot.process!.pid)")
         onChange?()
         let timeout = slot.spec.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? configuration.launchTimeout
-        let id = slot.id
         loop.scheduleOnLoop(after: timeout) { [weak self] in self?.launchTimedOut(id, generation: generation) }
     }
 
@@ -197,6 +217,22 @@ final class Supervisor {
         return id
     }
 
+    /// Tells the registry that `id`'s process said hello (after everything told before),
+    /// then `answer` hears the instance, or why it is gone; a gone instance's process is
+    /// stopped.
+    func attach(_ id: InstanceID, answer: @escaping @Sendable (Result<InstanceInfo<JSONValue>, RegistryRejection>) -> Void) {
+        let registry = self.registry
+        let supervisor = bound
+        post {
+            do throws(RegistryRejection) {
+                answer(.success(try await registry.processAttached(id)))
+            } catch {
+                answer(.failure(error))
+                supervisor.loop.execute { supervisor.value.stop(id) }
+            }
+        }
+    }
+
     private func forget(_ token: SceneToken) {
         pendingTokens.removeAll { $0.token == token }
     }
@@ -205,11 +241,16 @@ final class Supervisor {
     func session(of id: InstanceID) -> Session? { slots[id]?.session }
 
     /// A scene session closed: its process is expected to exit; it gets the staged stop's
-    /// grace time to do so.
-    func sessionClosed(_ session: Session) {
+    /// grace time to do so. When the coordinator closed it (a framing error, a full write
+    /// queue), the end counts as abnormal whatever the exit status.
+    func sessionClosed(_ session: Session, reason: CloseReason) {
         guard let id = session.instance, let slot = slots[id], slot.session === session else { return }
         slot.session = nil
         slot.pingOutstanding = false
+        switch reason {
+        case .peerClosed, .eofMidFrame: break
+        default: if !slot.stopping { slot.killed = true }
+        }
         if slot.process != nil, !slot.stopping { terminate(slot) }
     }
 
@@ -258,7 +299,7 @@ final class Supervisor {
             slots[id] = nil
             Log.info("\(id): dismissed (\(reason.rawValue))")
         }
-        Task {
+        post {
             await registry.processDisconnected(id, exit: exit)
             switch decision {
             case .restart:
@@ -400,6 +441,7 @@ final class Supervisor {
     func close() {
         closing = true
         forwarding?.cancel()
+        mailbox.finish()
     }
 
     /// The running processes, for the state file.

@@ -347,10 +347,10 @@ struct ManifestReader {
         let cwd = string(members["cwd"], at: "\(path).cwd", required: false)
         var timeout: Double?
         if let value = members["timeout"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds.isFinite {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= 3600 {
                 timeout = seconds
             } else {
-                report("\(path).timeout", "must be a positive number of seconds")
+                report("\(path).timeout", "must be a positive number of seconds, at most 3600")
             }
         }
         guard !command.isEmpty else { return nil }
@@ -380,10 +380,10 @@ struct ManifestReader {
             }
         }
         if let value = members["withinSeconds"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds.isFinite {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 * 365 {
                 policy.withinSeconds = seconds
             } else {
-                report("\(path).withinSeconds", "must be a positive number of seconds")
+                report("\(path).withinSeconds", "must be a positive number of seconds, at most a year")
             }
         }
         return policy

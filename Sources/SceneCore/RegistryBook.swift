@@ -222,9 +222,14 @@ struct RegistryBook: Sendable {
         return .success(())
     }
 
-    /// Sets a phase and records the change.
+    /// Sets a phase and records the change. A disconnected instance keeps its phase until
+    /// its process is back: the phase set meanwhile is the one it comes back to.
     mutating func setPhase(_ id: InstanceID, _ phase: ScenePhase) {
         guard let old = records[id]?.phase, old != phase else { return }
+        if old == .disconnected {
+            records[id]?.phaseBeforeDisconnect = phase
+            return
+        }
         records[id]?.phase = phase
         events.append(.phaseChanged(id, phase))
     }
@@ -242,7 +247,8 @@ struct RegistryBook: Sendable {
         guard let record = records[id], record.phase == .disconnected else { return }
         let phase = record.pushedChild != nil ? .background : (record.phaseBeforeDisconnect ?? .active)
         records[id]?.phaseBeforeDisconnect = nil
-        setPhase(id, phase)
+        records[id]?.phase = phase
+        events.append(.phaseChanged(id, phase))
     }
 
     // MARK: Pushing

@@ -85,8 +85,10 @@ extension SceneRegistry {
         return id
     }
 
-    /// Records that a process was started for `id`: a `scene.spawned` event.
-    public nonisolated func processSpawned(_ id: InstanceID, pid: Int32) {
+    /// Records that a process was started for `id`: a `scene.spawned` event, while `id`
+    /// is open.
+    public func processSpawned(_ id: InstanceID, pid: Int32) {
+        guard book.records[id] != nil else { return }
         log.emit(.spawned(id, pid: pid))
     }
 
@@ -99,14 +101,15 @@ extension SceneRegistry {
         flush()
     }
 
-    /// The process behind `id` said hello. Waits while the instance is still opening;
-    /// brings a disconnected one back (`scene.restarted`). Answers the instance as it is.
+    /// The process behind `id` said hello: an instance still opening becomes active (its
+    /// launch is complete), a disconnected one comes back (`scene.restarted`). Answers the
+    /// instance as it is.
     ///
-    /// - Throws: `not_open` when the instance is not open (or is dismissed meanwhile).
-    public func processAttached(_ id: InstanceID) async throws(RegistryRejection) -> InstanceInfo<R> {
+    /// - Throws: `not_open` when the instance is not open.
+    public func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
         guard let record = book.records[id] else { throw .notOpen(id.description) }
         if record.phase == .opening {
-            try await waitUntilOpen(id)
+            activate(id)
         } else if record.phase == .disconnected {
             log.emit(.restarted(id))
             book.reconnect(id)

@@ -135,7 +135,8 @@ public final class EventLoop: Sendable {
     @discardableResult
     public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> LoopTimer {
         precondition(inEventLoop)
-        return confined.timers.add(deadline: .now + delay, work)
+        // Beyond a year is forever here; it also keeps the deadline arithmetic in range.
+        return confined.timers.add(deadline: .now + min(max(delay, .zero), .seconds(365 * 86_400)), work)
     }
 
     /// Cancels a timer that has not run; call on the loop thread.
@@ -167,7 +168,9 @@ public final class EventLoop: Sendable {
                 }
             }
             runSubmitted()
-            for work in confined.timers.takeDue(at: .now) { work() }
+            for timer in confined.timers.takeDue(at: .now) {
+                if let work = confined.timers.take(timer) { work() }
+            }
             flushAll()
         }
         // Stopping: run what was submitted, give answers still queued a bounded time to
@@ -177,10 +180,16 @@ public final class EventLoop: Sendable {
         drainWrites(until: .now + .seconds(2), events: &events)
         for handler in Array(confined.handlers.values) { handler.loopDidStop() }
         confined.handlers.removeAll()
-        submitted.withLock { state in
+        // Work accepted before the door closed still runs (it may be waiting to answer a
+        // continuation); work submitted from now on is refused.
+        let accepted = submitted.withLock { state -> [@Sendable () -> Void] in
             state.closed = true
-            state.work.removeAll()
+            defer { state.work.removeAll() }
+            return state.work
         }
+        for work in accepted { work() }
+        for handler in Array(confined.handlers.values) { handler.loopDidStop() }
+        confined.handlers.removeAll()
         close(epoll)
         close(wake)
         loopThread.withLock { $0 = nil }

@@ -66,7 +66,9 @@ public final class SpawnedProcess: LoopHandler {
         throws(SocketError) -> SpawnedProcess
     {
         precondition(loop.inEventLoop, "processes are spawned on their loop's thread")
-        guard let file = request.command.first, !file.isEmpty else { throw SocketError("exec", code: ENOENT) }
+        guard let name = request.command.first, !name.isEmpty else { throw SocketError("exec", code: ENOENT) }
+        // Searched in the new environment's PATH, not the spawner's.
+        guard let file = executable(name, path: request.environment["PATH"]) else { throw SocketError("exec \(name)", code: ENOENT) }
         let arguments = request.command.map { strdup($0) } + [nil]
         let environment = request.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -92,11 +94,23 @@ public final class SpawnedProcess: LoopHandler {
         do {
             process.token = try loop.register(pidfd, events: UInt32(SCENE_EPOLLIN), handler: process)
         } catch {
+            // The caller hears of this failure from the throw, not from onExit too.
+            process.onExit = nil
             process.killGroup(SIGKILL)
             process.reap(blocking: true)
             throw error
         }
         return process
+    }
+
+    /// `name` when it has a slash, else the first executable file of that name in `path`.
+    static func executable(_ name: String, path: String?) -> String? {
+        if name.contains("/") { return name }
+        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = "\(folder.isEmpty ? "." : String(folder))/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// Sends `signal` to the child's whole process group, while it has not been reaped.
@@ -119,8 +133,17 @@ public final class SpawnedProcess: LoopHandler {
         guard end == nil else { return }
         var code: Int32 = 0
         var signal: Int32 = 0
-        guard scene_reap(pid, blocking ? 1 : 0, &code, &signal) == 1 else { return }
-        let ended: ProcessEnd = signal != 0 ? .signalled(signal) : .exited(code)
+        let ended: ProcessEnd
+        switch scene_reap(pid, blocking ? 1 : 0, &code, &signal) {
+        case 1:
+            ended = signal != 0 ? .signalled(signal) : .exited(code)
+        case 0:
+            return
+        default:
+            // Reaped by someone else (ECHILD): it has ended, how is unknown. The pidfd
+            // stays readable, so it must be let go of here or the loop would spin.
+            ended = .exited(-1)
+        }
         end = ended
         if token != 0 { loop.deregister(pidfd, token: token) }
         Glibc.close(pidfd)

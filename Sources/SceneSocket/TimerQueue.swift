@@ -43,20 +43,27 @@ struct TimerQueue {
         let remaining = first.deadline - now
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
         // Rounded up, so the loop never wakes just before a deadline and spins.
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(min(milliseconds, Int64(Int32.max)))
     }
 
     /// Takes every timer whose deadline has passed, earliest first, for the caller to run
-    /// (a timer's work may schedule others, so it must not run inside this mutation).
-    mutating func takeDue(at now: ContinuousClock.Instant) -> [() -> Void] {
-        var due: [() -> Void] = []
+    /// one by one with ``take(_:)`` (a timer's work may schedule or cancel others, so it
+    /// must not run inside this mutation).
+    mutating func takeDue(at now: ContinuousClock.Instant) -> [LoopTimer] {
+        var due: [LoopTimer] = []
         while let first = heap.first, first.deadline <= now {
             removeFirst()
-            if let body = work.removeValue(forKey: first.id) { due.append(body) }
+            if work[first.id] != nil { due.append(LoopTimer(id: first.id)) }
         }
         return due
+    }
+
+    /// The work of a due timer, unless an earlier one of the same batch cancelled it.
+    mutating func take(_ timer: LoopTimer) -> (() -> Void)? {
+        work.removeValue(forKey: timer.id)
     }
 
     private mutating func removeFirst() {

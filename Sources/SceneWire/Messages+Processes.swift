@@ -63,6 +63,9 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
         self.timeout = timeout
     }
 
+    /// The longest `timeout` a call may ask for, in seconds (one hour).
+    public static let maximumTimeout: Double = 3600
+
     /// Whether `method` is reserved for the coordinator: `scene.…` and `flow.…` names.
     public static func isReserved(_ method: String) -> Bool {
         method.hasPrefix("scene.") || method.hasPrefix("flow.")

@@ -212,6 +212,33 @@ struct SceneProcessTests {
             #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "stall") } == "call_timeout")
             // A notification is delivered without an answer.
             try await harness.control.notifyScene(.instance(puppet.id), method: "stall")
+            // A timeout beyond an hour is refused before anything is relayed.
+            do {
+                _ = try await harness.control.callScene(.instance(puppet.id), method: "stall", timeout: 1e300)
+                Issue.record("a timeout of 1e300 s must be refused")
+            } catch let error as ClientError {
+                guard case .remote(let wire) = error else { throw error }
+                #expect(wire.code == -32602)
+            }
+        }
+    }
+
+    @Test("a caller that half-closes after a scene.call still gets the scene's answer")
+    func relayAnswerAfterHalfClose() async throws {
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet { message in
+                if message.method == "slow" { try? await Task.sleep(for: .milliseconds(200)) }
+                return .success(["done": true])
+            }
+            defer { puppet.scene.close() }
+            let raw = try RawClient(path: harness.path)
+            try await raw.hello()
+            try await raw.writeFrame(#"{"jsonrpc":"2.0","id":7,"method":"scene.call","params":{"to":"\#(puppet.id)","method":"slow"}}"#)
+            raw.shutdownWrite()
+            let answer = try await raw.readMessage()
+            #expect(answer["id"] == 7)
+            #expect(answer["result"] == ["done": true])
+            #expect(try await raw.closesWithin(.seconds(10)))
         }
     }
 

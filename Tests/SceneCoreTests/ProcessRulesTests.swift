@@ -26,7 +26,7 @@ struct ProcessRulesTests {
         (#"{"launch": {"command": []}}"#, "scenes[0].launch.command: must be a non-empty array of strings: the executable, then its arguments"),
         (#"{"launch": {"command": ["a", 3]}}"#, "scenes[0].launch.command[1]: must be a string"),
         (#"{"launch": {"command": ["a"], "env": {"K": 1}}}"#, "scenes[0].launch.env.K: must be a string"),
-        (#"{"launch": {"command": ["a"], "timeout": 0}}"#, "scenes[0].launch.timeout: must be a positive number of seconds"),
+        (#"{"launch": {"command": ["a"], "timeout": 0}}"#, "scenes[0].launch.timeout: must be a positive number of seconds, at most 3600"),
         (#"{"launch": {"command": ["a"], "user": "root"}}"#, "scenes[0].launch.user: unknown key (expected command, env, cwd, timeout)"),
         (#"{"launch": {"command": ["a"]}, "restart": {"policy": "always"}}"#, #"scenes[0].restart.policy: must be "permanent", "transient" or "temporary""#),
         (#"{"launch": {"command": ["a"]}, "restart": {"maxRestarts": -1}}"#, "scenes[0].restart.maxRestarts: must be a whole number of at least 0"),
@@ -100,6 +100,16 @@ struct RegistryProcessTests {
         await events.finish()
         #expect(back.phase == .active)
         #expect(back.path == [.push("page")])
+    }
+
+    @Test("a phase reported while disconnected is the one the instance comes back to; it stays disconnected meanwhile")
+    func phaseWhileDisconnected() async throws {
+        let registry = try registry()
+        let main = try await registry.open("main").instance.id
+        await registry.processDisconnected(main, exit: .exited(1))
+        try await registry.setPhase(main, .inactive)
+        #expect(try await registry.info(main).phase == .disconnected)
+        #expect(try await registry.processAttached(main).phase == .inactive)
     }
 
     @Test("a window covered by a pushed window comes back in the background")
