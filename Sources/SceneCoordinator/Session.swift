@@ -46,69 +46,30 @@ final class Session: FrameHandler {
     // MARK: Frames
 
     func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
-        let envelope: Envelope
-        switch Envelope.scan(payload) {
-        case .success(let scanned):
-            envelope = scanned
-        case .failure(.parse(let error)):
-            reply(.null, error: .parse(error.description))
-            return
-        case .failure(.batch):
-            reply(.null, error: .invalidRequest("batches are not supported in protocol v1", reason: WireReason.batchNotSupported))
-            return
-        case .failure(.notAnObject):
-            reply(.null, error: .invalidRequest("a message must be a JSON object"))
-            return
-        }
-        // A request's id must be a number or a string; anything else is answered with null.
-        var id: JSONValue?
-        switch envelope.id {
-        case .integer?, .double?, .string?:
-            id = envelope.id
-        case nil:
-            id = nil
-        default:
-            reply(.null, error: .invalidRequest("id must be a number or a string"))
-            return
-        }
-        // An invalid request is answered, with id null when it has none (JSON-RPC 2.0 §5).
-        guard envelope.version == "2.0" else {
-            reply(id ?? .null, error: .invalidRequest("jsonrpc must be \"2.0\""))
-            return
-        }
-        // On a scene connection, an answer to a request this side sent; answers to nothing
-        // are dropped. (A control connection is never sent requests: there an answer is an
-        // invalid request, below.)
-        if role == .scene, !envelope.hasMethod, envelope.result != nil || envelope.error != nil {
-            if case .integer(let number)? = envelope.id, let call = outbound.removeValue(forKey: number) {
-                if let timer = call.timer { connection.loop.cancel(timer) }
-                let resolve = call.resolve
-                if let range = envelope.error {
-                    let error = WireError(json: Envelope.value(at: range, in: payload))
-                        ?? WireError(code: WireCode.domain, message: "malformed error object")
-                    resolve(.failure(error))
-                } else if let range = envelope.result {
-                    resolve(.success(Envelope.value(at: range, in: payload)))
-                }
-            }
-            return
-        }
-        guard let method = envelope.method else {
-            reply(id ?? .null, error: .invalidRequest(envelope.hasMethod ? "method must be a string" : "missing method"))
-            return
-        }
-        var params: JSONValue?
-        if let range = envelope.params {
-            let value = Envelope.value(at: range, in: payload)
-            guard case .object = value else {
-                if let id { reply(id, error: .invalidParams("params must be an object")) }
+        switch InboundMessage.classify(payload) {
+        case .request(let id, let method, let params):
+            handle(method: method, id: id, params: params)
+        case .notification, .dropped:
+            // Notifications get no answer, not even an error.
+            break
+        case .invalid(let id, let error):
+            reply(id, error: error)
+        case .response(let id, let result, let error):
+            // On a scene connection, an answer to a request this side sent; answers to
+            // nothing are dropped. A control connection is never sent requests: there an
+            // answer is an invalid request.
+            guard role == .scene else {
+                reply(id ?? .null, error: .invalidRequest("missing method"))
                 return
             }
-            params = value
+            guard case .integer(let number)? = id, let call = outbound.removeValue(forKey: number) else { return }
+            if let timer = call.timer { connection.loop.cancel(timer) }
+            if let error {
+                call.resolve(.failure(WireError(json: error) ?? WireError(code: WireCode.domain, message: "malformed error object")))
+            } else {
+                call.resolve(.success(result ?? .null))
+            }
         }
-        // Notifications get no answer, not even an error.
-        guard let id else { return }
-        handle(method: method, id: id, params: params)
     }
 
     func connection(_ connection: SocketConnection, didFailFraming error: FramingError) {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with libFuzzer and AddressSanitizer, apart from the package:
+# each library module the targets need is compiled from its sources with coverage
+# instrumentation, then each target links against them.
+#
+#   Fuzz/build.sh            build every target (into .build/fuzz)
+#   Fuzz/build.sh TARGET     build one (wire, manifest, links, intents)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/.build/fuzz"
+mkdir -p "$out/modules"
+flags=(-c -wmo -O -g -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
+       -enable-upcoming-feature InternalImportsByDefault -sanitize=fuzzer,address
+       -package-name SceneCoordinator -I "$out/modules")
+
+# Modules in dependency order; SceneSocket contributes only its frame decoder (the rest
+# needs the C target and a loop, which the wire target does not use).
+module() {
+    local name="$1"; shift
+    local object="$out/modules/$name.o"
+    # Rebuilt only when a source is newer than the object.
+    if [[ -f "$object" ]] && [[ -z "$(find "$@" -newer "$object" -print -quit)" ]]; then return; fi
+    echo "fuzz: compiling $name"
+    swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
+        -o "$object" "$@" 2> >(grep -v "^ld.gold: warning" >&2)
+}
+module SceneFlow "$root"/Sources/SceneFlow/*.swift
+module SceneLinks "$root"/Sources/SceneLinks/*.swift
+module SceneCore "$root"/Sources/SceneCore/*.swift
+module SceneWire "$root"/Sources/SceneWire/*.swift
+module SceneSocket "$root"/Sources/SceneSocket/FrameDecoder.swift
+
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && targets=(wire manifest links intents)
+for target in "${targets[@]}"; do
+    source="$root/Fuzz/targets/$target.swift"
+    [[ -f "$source" ]] || { echo "fuzz: no target $target (expected wire, manifest, links, intents)" >&2; exit 2; }
+    binary="$out/$target"
+    if [[ -f "$binary" ]] && [[ -z "$(find "$source" "$out"/modules/*.o -newer "$binary" -print -quit)" ]]; then continue; fi
+    echo "fuzz: linking $target"
+    rm -f "$binary"
+    swiftc -parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -I "$out/modules" \
+        -module-name "Fuzz_$target" "$source" "$out"/modules/*.o -o "$binary" 2>&1 | { grep -v "^/usr/bin/ld.gold: warning" || true; }
+    [[ -x "$binary" ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }
+done

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of a fuzz target into a folder, from the protocol's own test
+vectors (Protocols/vectors/frames.json) and examples, so the fuzzers start from inputs the
+spec documents. Usage: seeds.py TARGET FOLDER"""
+import hashlib
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def vectors():
+    with open(os.path.join(ROOT, "Protocols/vectors/frames.json")) as file:
+        return json.load(file)["vectors"]
+
+
+def params_of(vector):
+    message = vector.get("json")
+    if isinstance(message, dict) and isinstance(message.get("params"), dict):
+        return message["params"]
+    return {}
+
+
+def seeds(target):
+    if target == "wire":
+        # Every vector's frame, and the whole list as one stream.
+        frames = [bytes.fromhex(v["hex"]) for v in vectors()]
+        yield from frames
+        yield b"".join(frames)
+    elif target == "manifest":
+        with open(os.path.join(ROOT, "Protocols/examples/demo.manifest.json"), "rb") as file:
+            yield file.read()
+        yield b'{"app":"a","scenes":[{"id":"w","kind":"window","launch":{"command":["x"],"env":{"A":"b"},"timeout":2},"restart":{"policy":"permanent","maxRestarts":1,"withinSeconds":5}}]}'
+        yield b'{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"v","kind":"volume","size":[1,2,3],"instances":{"max":2},"links":[{"pattern":"/v/:n","value":"${n:int}","plan":[{"type":"sheet","route":{"n":"${n}"}}]}]}]}'
+    elif target == "links":
+        for v in vectors():
+            url = params_of(v).get("url")
+            if isinstance(url, str):
+                yield (url + "\n/viewer/:doc\n/notes/*rest\n/a/:x/c").encode()
+        yield b"demo://demo.example/viewer/%2F..%2Fx?q=1&q=2\n/:a/:b\n/:c/:d"
+    elif target == "intents":
+        for v in vectors():
+            params = params_of(v)
+            for key in ("intent", "intents", "plan"):
+                if key in params:
+                    yield json.dumps(params[key]).encode()
+    else:
+        raise SystemExit(f"seeds.py: no target {target}")
+
+
+def main():
+    target, folder = sys.argv[1], sys.argv[2]
+    os.makedirs(folder, exist_ok=True)
+    count = 0
+    for seed in seeds(target):
+        name = hashlib.sha1(seed).hexdigest()
+        with open(os.path.join(folder, name), "wb") as file:
+            file.write(seed)
+        count += 1
+    print(f"fuzz: {count} seeds for {target}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+// Fuzz target: bytes from a socket, as the coordinator reads them. Frames are cut by the
+// frame decoder (fed in two reads), each payload is checked as a session checks it
+// (InboundMessage.classify), and a request's params are decoded as its method decodes
+// them. Invariants: the decoder never yields more bytes than it was given, and a payload
+// that parses as JSON prints to text that parses to the same value.
+import SceneFlow
+import SceneSocket
+import SceneWire
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    var decoder = FrameDecoder(maximum: 1 << 16)
+    let split = size == 0 ? 0 : Int(bytes[0]) % (size + 1)
+    var total = 0
+    for part in [UnsafeRawBufferPointer(rebasing: bytes[0..<split]), UnsafeRawBufferPointer(rebasing: bytes[split...])] {
+        let failure = decoder.feed(part) { payload in
+            total += payload.count + 4
+            check(payload)
+        }
+        if failure != nil { break }
+    }
+    precondition(total <= size, "the frame decoder yielded more bytes than it was given")
+    return 0
+}
+
+func check(_ payload: UnsafeRawBufferPointer) {
+    if let value = try? JSONParser.parse(Array(payload)) {
+        let again = try? JSONParser.parse(value.description)
+        precondition(again == value, "JSON text did not survive a round trip: \(value)")
+    }
+    guard case .request(_, let name, let params) = InboundMessage.classify(payload), let method = WireMethod(rawValue: name) else {
+        return
+    }
+    switch method {
+    case .hello: _ = try? WireCodec.decode(HelloParams.self, from: params)
+    case .sceneOpen: _ = try? WireCodec.decode(OpenParams.self, from: params)
+    case .scenePush: _ = try? WireCodec.decode(PushParams.self, from: params)
+    case .sceneDismiss: _ = try? WireCodec.decode(DismissParams.self, from: params)
+    case .sceneFocus: _ = try? WireCodec.decode(FocusParams.self, from: params)
+    case .sceneRoute: _ = try? WireCodec.decode(RouteParams.self, from: params)
+    case .scenePhase: _ = try? WireCodec.decode(ScenePhaseParams.self, from: params)
+    case .sceneCall, .sceneNotify: _ = try? WireCodec.decode(SceneCallParams.self, from: params)
+    case .flowSend:
+        if let request = try? WireCodec.decode(FlowSendParams.self, from: params) {
+            var store = FlowStore<JSONValue>()
+            _ = store.send(request.intent)
+        }
+    case .flowApply: _ = try? WireCodec.decode(FlowApplyParams.self, from: params)
+    case .flowBatch: _ = try? WireCodec.decode(FlowBatchParams.self, from: params)
+    case .flowTransaction: _ = try? WireCodec.decode(FlowTransactionParams.self, from: params)
+    case .linkOpen: _ = try? WireCodec.decode(LinkOpenParams.self, from: params)
+    case .authSet: _ = try? WireCodec.decode(AuthSetParams.self, from: params)
+    case .subscribe: _ = try? WireCodec.decode(SubscribeParams.self, from: params)
+    case .immersiveDismiss, .state, .unsubscribe, .ping, .coordinatorShutdown: break
+    }
+}
