@@ -16,6 +16,14 @@ final class CoordinatorServer: ListenerHandler {
     /// Set by the coordinator: stop everything, once the shutdown answer is out.
     var onShutdownRequest: (() -> Void)?
     private var closed = false
+    /// Peers (uid, pid) that said hello with bad tokens lately.
+    private var throttles: [PeerKey: HelloThrottle] = [:]
+    private let started = ContinuousClock.now
+
+    struct PeerKey: Hashable {
+        let uid: UInt32?
+        let pid: Int32?
+    }
 
     init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop) throws {
         self.registry = registry
@@ -51,6 +59,16 @@ final class CoordinatorServer: ListenerHandler {
         nextSession += 1
         sessions[ObjectIdentifier(session)] = session
         connection.handler = session
+    }
+
+    /// A scene hello from `connection`'s peer was refused: how long to hold the answer.
+    func holdForRefusedHello(_ connection: SocketConnection) -> Duration {
+        let now = (ContinuousClock.now - started) / .seconds(1)
+        // Forget peers that have been quiet for a window, so the table cannot grow.
+        if throttles.count > 1024 { throttles = throttles.filter { !$0.value.isIdle(at: now) } }
+        let key = PeerKey(uid: connection.peerUID, pid: connection.peerPID)
+        let hold = throttles[key, default: HelloThrottle()].refused(at: now)
+        return .milliseconds(Int(hold * 1000))
     }
 
     func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32) {

@@ -12,9 +12,16 @@ extension Session {
     /// The answer carries the instance, after the registry has it active (or back).
     func helloScene(id: JSONValue, hello: HelloParams) {
         guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
-            Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client); closing")
-            reply(id, error: .domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already"))
-            connection.closeAfterFlush(.local("bad scene token"))
+            // Repeated guesses from one peer are answered ever more slowly.
+            let hold = server.holdForRefusedHello(connection)
+            Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing\(hold > .zero ? " after \(hold)" : "")")
+            let error = WireError.domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already")
+            refusing = true
+            connection.loop.scheduleOnLoop(after: hold) { [weak self] in
+                guard let self else { return }
+                self.reply(id, error: error)
+                self.connection.closeAfterFlush(.local("bad scene token"))
+            }
             return
         }
         role = .scene

@@ -33,6 +33,8 @@ final class Session: FrameHandler {
     var nextOutbound = 1
     /// Messages for a scene whose hello is not answered yet.
     var heldUntilHello: [[UInt8]]?
+    /// A refused scene hello is being held: nothing more is read from this peer.
+    var refusing = false
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
@@ -46,6 +48,7 @@ final class Session: FrameHandler {
     // MARK: Frames
 
     func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
+        guard !refusing else { return }
         switch InboundMessage.classify(payload) {
         case .request(let id, let method, let params):
             handle(method: method, id: id, params: params)

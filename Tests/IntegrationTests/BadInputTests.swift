@@ -64,6 +64,42 @@ let badInputs: [BadInput] = [
     BadInput("a frame over the cap is frame_too_large, then close", bytes: [0x00, 0x10, 0x00, 0x01], code: -32600, reason: "frame_too_large", closes: true),
     BadInput("a unicode method name is method-not-found, echoed", #"{"jsonrpc":"2.0","id":1,"method":"scène.ouvrir"}"#, code: -32601),
     BadInput("a huge integer id is echoed as a number", #"{"jsonrpc":"2.0","id":1e300,"method":"nope"}"#, code: -32601),
+    // JSON text
+    BadInput("a byte-order mark before the JSON is a parse error", bytes: FrameDecoder.frame([0xEF, 0xBB, 0xBF] + Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8)), code: -32700),
+    BadInput("a raw control character in a string is a parse error", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\u{01}ng\"}", code: -32700),
+    BadInput("NaN is a parse error", #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":NaN}}"#, code: -32700),
+    BadInput("a number with a leading zero is a parse error", #"{"jsonrpc":"2.0","id":01,"method":"ping"}"#, code: -32700),
+    BadInput("single quotes are a parse error", #"{'jsonrpc':'2.0','id':1,'method':'ping'}"#, code: -32700),
+    BadInput("a truncated escape is a parse error", #"{"jsonrpc":"2.0","id":1,"method":"\u12"}"#, code: -32700),
+    BadInput("an overlong UTF-8 encoding is a parse error", bytes: FrameDecoder.frame(Array(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)), code: -32700),
+    // JSON-RPC envelope
+    BadInput("a null id is an invalid request", #"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, code: -32600),
+    BadInput("an id that is true is an invalid request", #"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, code: -32600),
+    BadInput("an id that is an array is an invalid request", #"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#, code: -32600),
+    BadInput("a top-level number is an invalid request", "42", code: -32600),
+    BadInput("a top-level null is an invalid request", "null", code: -32600),
+    BadInput("an empty object is an invalid request", "{}", code: -32600),
+    BadInput("jsonrpc as a number is an invalid request", #"{"jsonrpc":2.0,"id":1,"method":"ping"}"#, code: -32600),
+    BadInput("an answer sent by a control client is an invalid request", #"{"jsonrpc":"2.0","id":1,"result":{}}"#, code: -32600),
+    BadInput("params that are null are invalid params", #"{"jsonrpc":"2.0","id":1,"method":"ping","params":null}"#, code: -32602),
+    BadInput("params that are a string are invalid params", #"{"jsonrpc":"2.0","id":1,"method":"state","params":"all"}"#, code: -32602),
+    BadInput("method names are case-sensitive", #"{"jsonrpc":"2.0","id":1,"method":"PING"}"#, code: -32601),
+    // Handshake and order
+    BadInput("hello with an unknown role is unsupported_role", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"admin","client":"x"}}"#, helloFirst: false, code: -32000, reason: "unsupported_role"),
+    BadInput("hello with protocol not an array is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":1,"role":"control","client":"x"}}"#, helloFirst: false, code: -32602),
+    BadInput("a scene hello with a token nobody was given is bad_token, then close", #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"scene","client":"x","token":"00000000000000000000000000000000"}}"#, helloFirst: false, code: -32000, reason: "bad_token", closes: true),
+    BadInput("a notification before hello gets no answer", #"{"jsonrpc":"2.0","method":"state"}"#, helloFirst: false, code: nil),
+    // Params and domain rules
+    BadInput("scene.call of a reserved method is reserved_method", #"{"jsonrpc":"2.0","id":1,"method":"scene.call","params":{"to":"main-1","method":"scene.close"}}"#, code: -32000, reason: "reserved_method"),
+    BadInput("scene.call to a malformed id is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.call","params":{"to":"main","method":"title"}}"#, code: -32602),
+    BadInput("scene.call with a zero timeout is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.call","params":{"to":"main-1","method":"title","timeout":0}}"#, code: -32602),
+    BadInput("scene.call with an hour and a second of timeout is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.call","params":{"to":"main-1","method":"title","timeout":3601}}"#, code: -32602),
+    BadInput("scene.call to an instance that is not open is not_open", #"{"jsonrpc":"2.0","id":1,"method":"scene.call","params":{"to":"main-7","method":"title"}}"#, code: -32000, reason: "not_open"),
+    BadInput("scene.phase with a phase that does not exist is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.phase","params":{"instance":"main-1","phase":"asleep"}}"#, code: -32602),
+    BadInput("scene.phase for an instance that is not open is not_open", #"{"jsonrpc":"2.0","id":1,"method":"scene.phase","params":{"instance":"main-1","phase":"active"}}"#, code: -32000, reason: "not_open"),
+    BadInput("a link from a foreign origin is link_rejected", #"{"jsonrpc":"2.0","id":1,"method":"link.open","params":{"url":"https://evil.example/viewer/1"}}"#, code: -32000, reason: "link_rejected"),
+    BadInput("a link over the URL limit is input_limit_exceeded", #"{"jsonrpc":"2.0","id":1,"method":"link.open","params":{"url":"https://demo.example/"# + String(repeating: "a", count: 9000) + #""}}"#, code: -32000, reason: "input_limit_exceeded"),
+    BadInput("an emoji scene id is unknown_scene", #"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":"🪟🪟🪟"}}"#, code: -32000, reason: "unknown_scene"),
 ]
 
 @Suite("Bad input over a real socket")

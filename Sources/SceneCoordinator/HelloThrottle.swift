@@ -1,0 +1,30 @@
+/// Slows down a peer that keeps saying scene `hello` with bad tokens: a value the server
+/// keeps per peer (uid and pid), that says how long to hold each refusal.
+///
+/// - The first `free` refusals within `window` seconds are answered at once; each one
+///   after that waits twice as long as the one before, from `base`, up to `maximum`.
+/// - Refusals older than `window` are forgotten, so a peer that stops is soon forgiven.
+public struct HelloThrottle: Hashable, Sendable {
+    public var free = 3
+    public var window = 60.0
+    public var base = 0.1
+    public var maximum = 5.0
+    /// When each recent refusal happened, in seconds on the caller's clock.
+    public private(set) var refusals: [Double] = []
+
+    public init() {}
+
+    /// Records a refusal at `now`; answers how many seconds to hold its answer.
+    public mutating func refused(at now: Double) -> Double {
+        refusals.removeAll { now - $0 >= window }
+        refusals.append(now)
+        let over = refusals.count - free
+        guard over > 0 else { return 0 }
+        return min(maximum, base * Double(1 << min(over - 1, 30)))
+    }
+
+    /// Whether nothing is remembered at `now` (the entry can be dropped).
+    public func isIdle(at now: Double) -> Bool {
+        refusals.allSatisfy { now - $0 >= window }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+import SceneCoordinator
+import SceneSocket
+import Testing
+
+@Suite("Access")
+struct AccessTests {
+    @Test("a process of another uid that reaches the socket is closed by the SO_PEERCRED check, unanswered",
+          .enabled(if: getuid() == 0, "needs root, to run a client as another user"))
+    func realPeerOfAnotherUID() async throws {
+        try await withServer { server in
+            // Open the folder and the socket to everyone for this test only: the file modes
+            // would otherwise stop the other user first, and the check would go untested.
+            let folder = URL(fileURLWithPath: server.path).deletingLastPathComponent().path
+            for path in [server.folder.path, folder] { chmod(path, 0o755) }
+            chmod(server.path, 0o666)
+            // As uid 65534: connect, say hello, and report what comes back.
+            let script = """
+                import socket, struct, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sys.argv[1])
+                body = b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocol":[1],"role":"control","client":"other"}}'
+                try:
+                    s.sendall(struct.pack(">I", len(body)) + body)
+                    s.settimeout(10)
+                    print("answered" if s.recv(4) else "closed")
+                except (BrokenPipeError, ConnectionResetError):
+                    print("closed")
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, server.path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            #expect(await eventually(.seconds(20)) { !process.isRunning })
+            #expect(process.terminationStatus == 0)
+            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "closed\n")
+            #expect(await server.coordinator.connectionCount() == 0)
+        }
+    }
+
+    @Test("the first refused scene hellos of a peer are answered at once; later ones ever more slowly, up to a cap")
+    func throttle() {
+        var throttle = HelloThrottle()
+        #expect((0..<3).map { throttle.refused(at: Double($0)) } == [0, 0, 0])
+        let holds = (3..<12).map { throttle.refused(at: Double($0)) }
+        #expect(holds == [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
+    }
+
+    @Test("a peer that stops guessing is forgiven after the window")
+    func forgiven() {
+        var throttle = HelloThrottle()
+        for second in 0..<6 { _ = throttle.refused(at: Double(second)) }
+        #expect(throttle.refused(at: 200) == 0)
+        #expect(throttle.isIdle(at: 400))
+    }
+}
