@@ -34,6 +34,14 @@ public final class Coordinator: Sendable {
         self.registry = registry
         self.configuration = configuration
         _ = Coordinator.raiseOpenFileLimit
+        let journal: Journal?
+        if let path = configuration.stateFile, configuration.durable {
+            let opened = try Journal(path: CoordinatorState.journalPath(for: path))
+            registry.observeEvents { opened.record($0) }
+            journal = opened
+        } else {
+            journal = nil
+        }
         let loop = try EventLoop(name: "scene-coordinator")
         self.loop = loop
         let bound = Mutex<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
@@ -41,7 +49,7 @@ public final class Coordinator: Sendable {
         let shutdown = ShutdownHook()
         loop.execute {
             do {
-                let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop)
+                let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop, journal: journal)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
                 launcher?.attach(server.supervisor.bound)
@@ -65,7 +73,7 @@ public final class Coordinator: Sendable {
         self.server = server
         self.supervisor = supervisor
         if let path = configuration.stateFile {
-            writer = StateWriter(path: path, registry: registry) {
+            writer = StateWriter(path: path, registry: registry, journal: journal) {
                 await withCheckedContinuation { continuation in
                     let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
                     if !running { continuation.resume(returning: []) }
@@ -144,21 +152,22 @@ public final class Coordinator: Sendable {
             return
         }
         Log.info("shutting down")
-        let snapshot = await registry.snapshot()
+        var saved: CoordinatorState?
         if let writer {
-            let processes = await withCheckedContinuation { continuation in
-                let supervisor = self.supervisor
-                let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
-                if !running { continuation.resume(returning: []) }
-            }
-            await writer.write(CoordinatorState(snapshot: snapshot, processes: processes))
+            let state = await writer.current()
+            await writer.write(state)
+            saved = state
         }
         await withCheckedContinuation { continuation in
             let supervisor = self.supervisor
             let running = loop.execute { supervisor.value.stopAll { continuation.resume() } }
             if !running { continuation.resume() }
         }
-        await writer?.finish(with: CoordinatorState(snapshot: snapshot, processes: []))
+        // The instances are kept (closing their processes dismissed none); no process runs.
+        if let writer, var state = saved {
+            state.processes = []
+            await writer.finish(with: state)
+        }
         watcher.withLock { $0?.cancel() }
         stop()
     }

@@ -36,6 +36,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// Where the coordinator keeps its state (`--state`): written within a second of any
     /// change of instances or paths, and at shutdown. Nil: nowhere.
     public var stateFile: String?
+    /// With ``stateFile``: every event is journaled and made durable before the answer to
+    /// the request that caused it is sent (`--durable`), so a crash loses no acknowledged
+    /// change. Without it, a crash loses what changed after the last state write.
+    public var durable = false
     /// The environment scene processes start from (their scene's `launch.env` and the
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment

@@ -10,6 +10,8 @@ final class CoordinatorServer: ListenerHandler {
     let configuration: CoordinatorConfiguration
     let loop: EventLoop
     let supervisor: Supervisor
+    /// With `--durable`: what registry requests sync before they are answered.
+    let journal: Journal?
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -25,8 +27,9 @@ final class CoordinatorServer: ListenerHandler {
         let pid: Int32?
     }
 
-    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop) throws {
+    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?) throws {
         self.registry = registry
+        self.journal = journal
         self.configuration = configuration
         self.loop = loop
         self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)

@@ -190,9 +190,12 @@ final class Session: FrameHandler {
             let registry = server.registry
             let session = bound
             let params = params
+            let journal = server.journal
             unanswered.append(id)
             requests.enqueue {
                 let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
+                // Durable: what the request changed is on disk before it is acknowledged.
+                await journal?.sync()
                 Session.answer(session, id: id, outcome)
             }
         }

@@ -13,14 +13,32 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     public var snapshot: RegistrySnapshot<JSONValue>
     /// The scene processes running when the file was written.
     public var processes: [RecordedProcess]
+    /// With `--durable`: the last journal event the snapshot includes.
+    public var journal: JournalMark?
 
     public static let formatName = "scene-coordinator-state"
 
-    public init(snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess]) {
+    public init(snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil) {
         self.format = Self.formatName
         self.version = 1
         self.snapshot = snapshot
         self.processes = processes
+        self.journal = journal
+    }
+
+    /// The journal that goes with the state file at `path`.
+    public static func journalPath(for path: String) -> String { path + ".journal" }
+
+    /// The registry as it was when the coordinator that wrote `state` (which may be nil:
+    /// no file yet) and its journal stopped: the snapshot, with the journal's events that
+    /// the snapshot does not include applied. Without a journal it is the snapshot.
+    public static func recovered(_ state: CoordinatorState?, statePath: String, app: String) -> RegistrySnapshot<JSONValue>? {
+        let events = Journal.unapplied(at: journalPath(for: statePath), after: state?.journal)
+        let base = state?.snapshot
+        guard !events.isEmpty else { return base }
+        let empty = RegistrySnapshot<JSONValue>(
+            app: app, instances: [], focusOrder: [], immersive: nil, pendingLink: nil, authenticated: false, counters: [:])
+        return (base ?? empty).applying(events)
     }
 }
 
@@ -155,13 +173,26 @@ actor StateWriter {
     let path: String
     private let registry: SceneRegistry<JSONValue>
     private let processes: @Sendable () async -> [RecordedProcess]
+    let journal: Journal?
     private var scheduled = false
     private var finished = false
 
-    init(path: String, registry: SceneRegistry<JSONValue>, processes: @escaping @Sendable () async -> [RecordedProcess]) {
+    init(
+        path: String, registry: SceneRegistry<JSONValue>, journal: Journal?,
+        processes: @escaping @Sendable () async -> [RecordedProcess]
+    ) {
         self.path = path
         self.registry = registry
+        self.journal = journal
         self.processes = processes
+    }
+
+    /// The state now: the snapshot with its journal mark, and the processes.
+    func current(processes running: [RecordedProcess]? = nil) async -> CoordinatorState {
+        let (snapshot, seq) = await registry.snapshotWithSequence()
+        let processes: [RecordedProcess]
+        if let running { processes = running } else { processes = await self.processes() }
+        return CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq))
     }
 
     /// Something changed: a write follows shortly.
@@ -177,27 +208,30 @@ actor StateWriter {
     func writeNow() async {
         scheduled = false
         guard !finished else { return }
-        let state = CoordinatorState(snapshot: await registry.snapshot(), processes: await processes())
+        let state = await current()
         guard !finished else { return }
-        store(state)
+        await store(state)
     }
 
     /// Writes `state` and stops writing anything later.
-    func finish(with state: CoordinatorState) {
+    func finish(with state: CoordinatorState) async {
         finished = true
-        store(state)
+        await store(state)
     }
 
     /// Writes `state`; later changes still write.
-    func write(_ state: CoordinatorState) {
-        store(state)
+    func write(_ state: CoordinatorState) async {
+        await store(state)
     }
 
-    private func store(_ state: CoordinatorState) {
+    /// Writes the file, then drops from the journal what the file now holds.
+    private func store(_ state: CoordinatorState) async {
         do {
             try StateFile.write(state, to: path)
         } catch {
             Log.error("cannot write the state file: \(error)")
+            return
         }
+        if let journal, let mark = state.journal, mark.run == journal.run { await journal.compact(through: mark.seq) }
     }
 }

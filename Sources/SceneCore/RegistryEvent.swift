@@ -37,6 +37,8 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case disconnected(InstanceID, exit: ProcessExit?)
     /// A new process for a disconnected instance said hello: the instance is back.
     case restarted(InstanceID)
+    /// The user signed in or out (the link gate's state changed).
+    case authChanged(authenticated: Bool)
 
     /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
     public var type: String {
@@ -55,6 +57,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         case .spawned: return "scene.spawned"
         case .disconnected: return "scene.disconnected"
         case .restarted: return "scene.restarted"
+        case .authChanged: return "link.authenticated"
         }
     }
 

@@ -9,6 +9,13 @@ import Synchronization
 final class RegistryEventLog<R: Route>: Sendable {
     private let lastSeq = Mutex<UInt64>(0)
     private let broadcaster = EventBroadcaster<SequencedEvent<R>>()
+    private let observer = Mutex<(@Sendable (SequencedEvent<R>) -> Void)?>(nil)
+
+    /// Runs `body` for every event from now on, as it is emitted, under the numbering
+    /// lock: in order, and before any later event exists.
+    func observe(_ body: @escaping @Sendable (SequencedEvent<R>) -> Void) {
+        observer.withLock { $0 = body }
+    }
 
     /// The number of the last event emitted (0 before the first).
     var seq: UInt64 { lastSeq.withLock { $0 } }
@@ -17,7 +24,9 @@ final class RegistryEventLog<R: Route>: Sendable {
         // Numbering and publishing under one lock keeps subscribers' order equal to seq order.
         lastSeq.withLock { seq in
             seq += 1
-            broadcaster.publish(SequencedEvent(seq: seq, event: event))
+            let sequenced = SequencedEvent(seq: seq, event: event)
+            observer.withLock { $0 }?(sequenced)
+            broadcaster.publish(sequenced)
         }
     }
 

@@ -40,7 +40,10 @@ extension SceneRegistry {
     /// pending, or a link newer than the pending one was handled meanwhile (the pending
     /// one is then dropped and reported as `link.superseded`).
     public func setAuthenticated(_ authenticated: Bool) async -> LinkOutcome<R>? {
-        guard let token = links.setAuthenticated(authenticated) else { return nil }
+        let before = links.isAuthenticated
+        let resume = links.setAuthenticated(authenticated)
+        if links.isAuthenticated != before { log.emit(.authChanged(authenticated: authenticated)) }
+        guard let token = resume else { return nil }
         switch links.resume(token) {
         case .replayed(let decision):
             return await apply(decision, url: token.pending.url)

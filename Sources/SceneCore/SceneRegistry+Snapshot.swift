@@ -62,6 +62,17 @@ public struct RegistryRestoreError: JSONProblemReport {
 }
 
 extension SceneRegistry {
+    /// The snapshot and the number of the last event it includes, taken in one step.
+    public func snapshotWithSequence() -> (snapshot: RegistrySnapshot<R>, seq: UInt64) {
+        (snapshot(), log.seq)
+    }
+
+    /// Runs `body` for every event from now on, synchronously as it is emitted, in order
+    /// (a write-ahead journal, say). Keep it short: the registry waits for it.
+    public nonisolated func observeEvents(_ body: @escaping @Sendable (SequencedEvent<R>) -> Void) {
+        log.observe(body)
+    }
+
     /// The whole registry as Codable data.
     public func snapshot() -> RegistrySnapshot<R> {
         let open = book.records.keys.sorted()

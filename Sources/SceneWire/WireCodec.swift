@@ -91,6 +91,8 @@ public enum WireCodec {
             }
         case .restarted(let id):
             members["instance"] = .string(id.description)
+        case .authChanged(let authenticated):
+            members["authenticated"] = .bool(authenticated)
         }
         return .object(members)
     }

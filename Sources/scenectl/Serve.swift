@@ -55,12 +55,13 @@ enum Serve {
         var snapshot: RegistrySnapshot<JSONValue>?
         if let statePath = arguments.option("state") {
             configuration.stateFile = statePath
-            switch loadState(statePath, discard: arguments.flag("discard-state")) {
+            configuration.durable = arguments.flag("durable")
+            switch loadState(statePath, app: manifest.app, discard: arguments.flag("discard-state")) {
             case .success(let restored): snapshot = restored
             case .failure: return .failure
             }
-        } else if arguments.flag("discard-state") {
-            standardError("scenectl: --discard-state goes with --state FILE")
+        } else if arguments.flag("discard-state") || arguments.flag("durable") {
+            standardError("scenectl: --discard-state and --durable go with --state FILE")
             return .usage
         }
         let coordinator: Coordinator
@@ -91,14 +92,17 @@ enum Serve {
 
     /// The saved snapshot, after ending the processes the previous run left; a corrupt
     /// file refuses the start unless `discard`.
-    private static func loadState(_ path: String, discard: Bool) -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
+    private static func loadState(_ path: String, app: String, discard: Bool) -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
         do {
-            guard let state = try StateFile.read(path) else { return .success(nil) }
-            let ended = StateFile.endLeftovers(state.processes)
-            if !ended.isEmpty {
-                standardError("scenectl: ended \(ended.count) scene process\(ended.count == 1 ? "" : "es") left from the previous run: \(ended.map { "\($0.instance) (pid \($0.pid))" }.joined(separator: ", "))")
+            let state = try StateFile.read(path)
+            if let state {
+                let ended = StateFile.endLeftovers(state.processes)
+                if !ended.isEmpty {
+                    standardError("scenectl: ended \(ended.count) scene process group\(ended.count == 1 ? "" : "s") left from the previous run: \(ended.map { "\($0.instance) (pid \($0.pid))" }.joined(separator: ", "))")
+                }
             }
-            return .success(state.snapshot)
+            // What the journal of a durable run holds beyond the snapshot is applied too.
+            return .success(CoordinatorState.recovered(state, statePath: path, app: app))
         } catch {
             if discard {
                 standardError("scenectl: \(error)\ndiscarded: starting afresh")

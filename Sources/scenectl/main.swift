@@ -14,7 +14,7 @@ let usage = """
 
     commands:
       demo                                 a scripted tour: a coordinator, scene processes, every rule
-      serve [--manifest FILE] [--state FILE [--discard-state]]
+      serve [--manifest FILE] [--state FILE [--durable] [--discard-state]]
                                            serve a registry (the demo app, with scene processes,
                                            without a manifest); keep and restore its state in FILE
       scene [--title T] [--unsaved] [--quiet]
@@ -50,7 +50,7 @@ let usage = """
 /// The usage of each command, for `scenectl COMMAND --help`.
 let commandHelp: [String: String] = [
     "demo": "scenectl demo\n  Starts a coordinator on a temporary socket with the demo app, whose scenes are processes\n  (this executable's `scene` command), walks a scripted tour printing the scene tree after\n  each step, and cleans up.",
-    "serve": "scenectl serve [--manifest FILE] [--socket PATH] [--state FILE [--discard-state]]\n              [--launch-timeout S] [--heartbeat S]\n  Serves the manifest's registry on the socket until SIGINT, SIGTERM or `scenectl shutdown`,\n  then closes every scene process and exits 0. Without --manifest it serves the demo app,\n  each scene a `scenectl scene` process.\n  --state FILE keeps the state there (written within a second of a change, and at the\n  end) and restores it at start; a corrupt file stops the start unless --discard-state.",
+    "serve": "scenectl serve [--manifest FILE] [--socket PATH] [--state FILE [--durable] [--discard-state]]\n              [--launch-timeout S] [--heartbeat S]\n  Serves the manifest's registry on the socket until SIGINT, SIGTERM or `scenectl shutdown`,\n  then closes every scene process and exits 0. Without --manifest it serves the demo app,\n  each scene a `scenectl scene` process.\n  --state FILE keeps the state there (written within a second of a change, and at the\n  end) and restores it at start; a corrupt file stops the start unless --discard-state.\n  --durable also journals every change, on disk before it is acknowledged: a crash loses\n  nothing acknowledged (without it, what changed after the last state write).",
     "scene": "scenectl scene [--title TEXT] [--unsaved] [--quiet]\n  A scene process: a coordinator starts it with SCENE_SOCKET, SCENE_INSTANCE and SCENE_TOKEN.\n  Answers title, echo, edit, save, path and relay {to, method, params}; vetoes an\n  interactive close while it has unsaved edits (--unsaved, or after edit); logs its path\n  to standard error unless --quiet; exits when its connection closes.",
     "call": "scenectl call ID METHOD [PARAMS-JSON]\n  ID is an instance (viewer-2), or a scene (viewer) for its most recently focused instance.",
     "notify": "scenectl notify ID METHOD [PARAMS-JSON]",
@@ -101,7 +101,7 @@ func printJSON(_ value: some Encodable) {
 let valuedOptions: Set<String> = [
     "socket", "app", "manifest", "value", "from", "scene", "format", "topics", "state", "title", "launch-timeout", "heartbeat",
 ]
-let flagOptions: Set<String> = ["json", "help", "force", "discard-state", "unsaved", "quiet"]
+let flagOptions: Set<String> = ["json", "help", "force", "discard-state", "durable", "unsaved", "quiet"]
 
 let all = Array(CommandLine.arguments.dropFirst())
 guard let command = all.first, command != "--help", command != "-h", command != "help" else {

@@ -252,6 +252,7 @@ struct RegistryLinkTests {
         await events.receive(.linkPending(url: "demo://demo.example/theatre/a"))
         await events.receive(.linkSuperseded(url: "demo://demo.example/theatre/a"))
         await events.receive(.linkPending(url: "demo://demo.example/theatre/b"))
+        await events.receive(.authChanged(authenticated: true))
         await events.receive { if case .opened(let opened) = $0 { return opened.id == info.id } else { return false } }
         await events.receive(.linkHandled(url: "demo://demo.example/theatre/b", instance: info.id, opened: true))
         await events.finish()

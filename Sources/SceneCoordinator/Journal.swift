@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+import Glibc
+public import SceneCore
+public import SceneFlow
+import SceneSocket
+import SceneWire
+import Synchronization
+
+/// Where a state file's snapshot stands in the journal: the run that wrote it and the last
+/// event of that run it includes.
+public struct JournalMark: Codable, Hashable, Sendable {
+    public var run: String
+    public var seq: UInt64
+
+    public init(run: String, seq: UInt64) {
+        self.run = run
+        self.seq = seq
+    }
+}
+
+/// The write-ahead journal of a durable coordinator (`--durable`): every registry event,
+/// one JSON line each (`{"run", "seq", "event"}`, the event as the wire carries it),
+/// appended as it is emitted and made durable (`fsync`) before the answer to the request
+/// that caused it is sent. Each state-file write compacts it: what the snapshot includes
+/// is dropped.
+final class Journal: Sendable {
+    let path: String
+    /// This coordinator run's id: event numbers start again at 1 in every run.
+    let run: String
+
+    private struct State {
+        var fd: Int32
+        /// Lines not yet written.
+        var pending: [UInt8] = []
+        /// Every line since the last compaction, with its event number.
+        var lines: [(seq: UInt64, bytes: [UInt8])] = []
+        var last: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+    /// Writes and fsyncs one at a time, in order: a sync waiting behind another often finds
+    /// its lines already durable (group commit).
+    private let writer = DispatchQueue(label: "scene-coordinator.journal")
+    private let synced = Mutex<UInt64>(0)
+
+    init(path: String) throws(SocketError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SocketError("open \(path)") }
+        self.path = path
+        self.run = SceneToken.make().text
+        self.state = Mutex(State(fd: fd))
+    }
+
+    deinit {
+        _ = state.withLock { close($0.fd) }
+    }
+
+    /// Appends `event` (called under the registry's numbering lock, in order).
+    func record(_ event: SequencedEvent<JSONValue>) {
+        var text = #"{"run":""# + run + #"","seq":\#(event.seq),"event":"#
+        WireCodec.eventParams(event).write(to: &text)
+        text += "}\n"
+        let bytes = Array(text.utf8)
+        state.withLock { state in
+            state.pending += bytes
+            state.lines.append((event.seq, bytes))
+            state.last = event.seq
+        }
+    }
+
+    /// Returns once every event recorded so far is on disk.
+    func sync() async {
+        let target = state.withLock { $0.last }
+        guard synced.withLock({ $0 }) < target else { return }
+        await withCheckedContinuation { continuation in
+            writer.async {
+                self.flush()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Writes what is pending and fsyncs it; on the writer queue.
+    private func flush() {
+        let (fd, bytes, last) = state.withLock { state -> (Int32, [UInt8], UInt64) in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return (state.fd, state.pending, state.last)
+        }
+        guard synced.withLock({ $0 }) < last else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                Log.error("cannot write the journal \(path): \(SocketError("write"))")
+                return
+            }
+            offset += written
+        }
+        if fsync(fd) != 0 { Log.error("cannot fsync the journal \(path): \(SocketError("fsync"))") }
+        synced.withLock { $0 = max($0, last) }
+    }
+
+    /// Drops the lines a snapshot up to `seq` includes: the rest is rewritten to a new
+    /// file (temporary, fsync, rename), which appends continue in.
+    func compact(through seq: UInt64) async {
+        await withCheckedContinuation { continuation in
+            writer.async {
+                self.rewrite(keepingAfter: seq)
+                continuation.resume()
+            }
+        }
+    }
+
+    private func rewrite(keepingAfter seq: UInt64) {
+        // Holding the lock for the rewrite keeps appends out of the gap between files.
+        state.withLock { state in
+            state.lines.removeAll { $0.seq <= seq }
+            let temporary = "\(path).tmp-\(getpid())"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                Log.error("cannot compact the journal: \(SocketError("open \(temporary)"))")
+                return
+            }
+            let bytes = state.lines.flatMap(\.bytes)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    close(fd)
+                    unlink(temporary)
+                    return
+                }
+                offset += written
+            }
+            guard fsync(fd) == 0, rename(temporary, path) == 0 else {
+                close(fd)
+                unlink(temporary)
+                return
+            }
+            close(state.fd)
+            state.fd = fd
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
+            // Everything kept is on disk now.
+            state.pending.removeAll()
+            synced.withLock { $0 = max($0, state.last) }
+        }
+    }
+
+    /// The mark a snapshot up to `seq` of this run has.
+    func mark(_ seq: UInt64) -> JournalMark { JournalMark(run: run, seq: seq) }
+
+    // MARK: Replay
+
+    /// The events in the journal at `path` that a snapshot with `mark` does not include, in
+    /// order: the lines of the mark's run after its number, then every line of the runs
+    /// that came after it (started on this state, they wrote no state file yet). Without a
+    /// mark, every line. Lines of earlier runs, and a last line cut short by a crash, are
+    /// skipped.
+    static func unapplied(at path: String, after mark: JournalMark?) -> [JSONValue] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var events: [JSONValue] = []
+        var reachedMarkRun = mark == nil
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
+                let number = record["seq"]?.intValue, let event = record["event"]
+            else { continue }
+            if let mark, run == mark.run {
+                reachedMarkRun = true
+                guard UInt64(number) > mark.seq else { continue }
+            } else if !reachedMarkRun {
+                continue
+            }
+            events.append(event)
+        }
+        return events
+    }
+}
+
+extension RegistrySnapshot where R == JSONValue {
+    /// This snapshot with `events` (as the wire carries them) applied in order: what the
+    /// registry looked like after them. Queued modals of an instance whose path changed
+    /// are not in `flow.changed`, so they are dropped; every other change is kept.
+    public func applying(_ events: [JSONValue]) -> RegistrySnapshot<JSONValue> {
+        var snapshot = self
+        for event in events { snapshot.apply(event) }
+        return snapshot
+    }
+
+    private mutating func apply(_ event: JSONValue) {
+        let id = event["instance"]?.stringValue.flatMap(InstanceID.init)
+        func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
+            guard let id, let index = instances.firstIndex(where: { $0.id == id }) else { return }
+            body(&instances[index])
+        }
+        switch event["type"]?.stringValue {
+        case "scene.opened":
+            guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
+                let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
+            else { return }
+            instances.removeAll { $0.id == opened }
+            instances.append(InstanceSnapshot(
+                id: opened, value: info.value.isNull ? nil : info.value, phase: phase,
+                flow: FlowSnapshot(path: info.path), pushedFrom: info.pushedFrom.flatMap(InstanceID.init)))
+            instances.sort { $0.id < $1.id }
+            counters[opened.scene] = max(counters[opened.scene] ?? 0, opened.number)
+            if info.kind == "immersive" { immersive = opened }
+        case "scene.dismissed":
+            guard let id else { return }
+            instances.removeAll { $0.id == id }
+            focusOrder.removeAll { $0 == id }
+            if immersive == id { immersive = nil }
+        case "scene.focused":
+            guard let id else { return }
+            focusOrder.removeAll { $0 == id }
+            focusOrder.append(id)
+        case "scene.phase_changed":
+            guard let phase = event["phase"]?.stringValue.flatMap(ScenePhase.init) else { return }
+            update { $0.phase = phase }
+        case "scene.pushed":
+            let from = event["from"]?.stringValue.flatMap(InstanceID.init)
+            update { $0.pushedFrom = from }
+        case "flow.changed":
+            guard let path = try? event["path"]?.decoded(as: [RouteStep<JSONValue>].self) else { return }
+            update { $0.flow = FlowSnapshot(path: path) }
+        case "link.pending":
+            pendingLink = event["url"]?.stringValue
+        case "link.handled", "link.superseded":
+            if pendingLink == event["url"]?.stringValue { pendingLink = nil }
+        case "link.authenticated":
+            if let flag = event["authenticated"]?.boolValue { authenticated = flag }
+        default:
+            break
+        }
+    }
+}
