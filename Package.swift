@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "registry-bench", targets: ["registry-bench"]),
         .executable(name: "wire-bench", targets: ["wire-bench"]),
         .executable(name: "scene-bench", targets: ["scene-bench"]),
+        .executable(name: "soak", targets: ["soak"]),
     ],
     targets: [
         .target(name: "SceneFlow", swiftSettings: strictSwift),
@@ -76,6 +77,9 @@ let package = Package(
             name: "scene-bench",
             dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/scene-bench", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "soak", dependencies: ["SceneFlow", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
+            swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
