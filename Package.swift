@@ -31,22 +31,23 @@ let package = Package(
         .executable(name: "soak", targets: ["soak"]),
     ],
     targets: [
-        .target(name: "SceneFlow", swiftSettings: strictSwift),
+        .target(name: "SceneSync", swiftSettings: strictSwift),
+        .target(name: "SceneFlow", dependencies: ["SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
-        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks"], swiftSettings: strictSwift),
+        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "CSceneSystem"),
-        .target(name: "SceneSocket", dependencies: ["CSceneSystem"], swiftSettings: strictSwift),
+        .target(name: "SceneSocket", dependencies: ["CSceneSystem", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneCore"], swiftSettings: strictSwift),
         .target(
-            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket"],
+            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .target(
-            name: "SceneClient", dependencies: ["SceneFlow", "SceneWire", "SceneSocket"], swiftSettings: strictSwift),
+            name: "SceneClient", dependencies: ["SceneFlow", "SceneWire", "SceneSocket", "SceneSync"], swiftSettings: strictSwift),
         .executableTarget(
             name: "scenectl",
-            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient"],
+            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync"],
             swiftSettings: strictSwift),
-        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow"], swiftSettings: strictSwift),
+        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow", "SceneSync"], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
@@ -61,7 +62,7 @@ let package = Package(
             name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "swift-scene", dependencies: ["SceneClient", "SceneFlow", "SceneWire"], path: "Examples/swift-scene",
+            name: "swift-scene", dependencies: ["SceneClient", "SceneFlow", "SceneWire", "SceneSync"], path: "Examples/swift-scene",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "link-bench", dependencies: ["SceneLinks", "BenchSupport"], path: "Benchmarks/link-bench",
@@ -80,21 +81,22 @@ let package = Package(
         .executableTarget(
             name: "soak", dependencies: ["SceneFlow", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
             swiftSettings: strictSwift),
-        .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
+        .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneSocket", "SceneCore"],
             swiftSettings: strictSwift),
-        .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket"], swiftSettings: strictSwift),
+        .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "scenectl", "swift-scene",
+                "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
+                "swift-scene",
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting"],
+            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting", "SceneSync"],
             swiftSettings: strictSwift),
     ]
 )

@@ -24,6 +24,7 @@ module() {
     swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
         -o "$object" "$@" 2> >(grep -v "^ld.gold: warning" >&2)
 }
+module SceneSync "$root"/Sources/SceneSync/*.swift
 module SceneFlow "$root"/Sources/SceneFlow/*.swift
 module SceneLinks "$root"/Sources/SceneLinks/*.swift
 module SceneCore "$root"/Sources/SceneCore/*.swift

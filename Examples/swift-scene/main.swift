@@ -10,12 +10,12 @@ import Foundation
 import SceneClient
 import SceneFlow
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// What this scene keeps: its title and whether it has unsaved edits.
 final class Notebook: Sendable {
     let title: String
-    let unsaved = Mutex(false)
+    let unsaved = Locked(false)
 
     init(title: String) { self.title = title }
 

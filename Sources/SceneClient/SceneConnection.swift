@@ -4,7 +4,7 @@ import Glibc
 import SceneSocket
 
 public import SceneWire
-import Synchronization
+import SceneSync
 
 /// Why a call through a ``SceneConnection`` failed.
 public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -180,7 +180,7 @@ final class ClientLink: Sendable {
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let events = EventBroadcaster<WireEvent>()
     private let connection: LoopBound<SocketConnection>
     let loop: EventLoop
@@ -203,7 +203,7 @@ final class ClientLink: Sendable {
     }
 
     /// The process's client loop, started on first use.
-    private static let sharedLoop = Mutex<EventLoop?>(nil)
+    private static let sharedLoop = Locked<EventLoop?>(nil)
 
     static func loop() throws(ClientError) -> EventLoop {
         let made: Result<EventLoop, SocketError> = sharedLoop.withLock { loop in

@@ -3,6 +3,7 @@ public import SceneFlow
 import SceneSocket
 import Dispatch
 import SceneWire
+import SceneSync
 import Synchronization
 
 /// Serves a registry over the scene protocol on a Unix socket.
@@ -18,10 +19,10 @@ public final class Coordinator: Sendable {
     let loop: EventLoop
     private let server: LoopBound<CoordinatorServer>
     private let supervisor: LoopBound<Supervisor>
-    private let stopped = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let stopped = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let shuttingDown = Atomic<Bool>(false)
     private let writer: StateWriter?
-    private let watcher = Mutex<Task<Void, Never>?>(nil)
+    private let watcher = Locked<Task<Void, Never>?>(nil)
 
     /// Binds the socket and starts serving `registry`.
     ///
@@ -44,7 +45,7 @@ public final class Coordinator: Sendable {
         }
         let loop = try EventLoop(name: "scene-coordinator")
         self.loop = loop
-        let bound = Mutex<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
+        let bound = Locked<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let shutdown = ShutdownHook()
         loop.execute {
@@ -204,7 +205,7 @@ public final class Coordinator: Sendable {
 /// What a `coordinator.shutdown` request runs: set once the coordinator exists; a request
 /// that comes earlier is remembered and runs when it is set.
 final class ShutdownHook: Sendable {
-    private let state = Mutex<(action: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
+    private let state = Locked<(action: (@Sendable () -> Void)?, requested: Bool)>((nil, false))
 
     func set(_ action: @escaping @Sendable () -> Void) {
         let run = state.withLock { state -> Bool in

@@ -5,7 +5,7 @@ public import SceneCore
 public import SceneFlow
 import SceneSocket
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// Where a state file's snapshot stands in the journal: the run that wrote it and the last
 /// event of that run it includes.
@@ -38,18 +38,18 @@ final class Journal: Sendable {
         var last: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Writes and fsyncs one at a time, in order: a sync waiting behind another often finds
     /// its lines already durable (group commit).
     private let writer = DispatchQueue(label: "scene-coordinator.journal")
-    private let synced = Mutex<UInt64>(0)
+    private let synced = Locked<UInt64>(0)
 
     init(path: String) throws(SocketError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
         self.path = path
         self.run = SceneToken.make().text
-        self.state = Mutex(State(fd: fd))
+        self.state = Locked(State(fd: fd))
     }
 
     deinit {

@@ -3,7 +3,7 @@ import SceneCore
 import SceneFlow
 import SceneSocket
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// One connection's protocol state: the handshake, the role, the subscription, and the
 /// ordered queue of its requests. Lives on the loop thread.
@@ -288,7 +288,7 @@ final class RequestQueue: Sendable {
         var cancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds `work`; starts a drain when none runs.
     func enqueue(_ work: @escaping @Sendable () async -> Void) {

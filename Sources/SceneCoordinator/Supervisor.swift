@@ -4,7 +4,7 @@ public import SceneCore
 import SceneFlow
 import SceneSocket
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// Starts, watches and restarts the processes behind process-backed scene instances.
 /// Lives on the coordinator's loop thread, so it needs no lock.
@@ -483,7 +483,7 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
 /// interactive closes are asked.
 /// Made before the registry, attached to its coordinator's supervisor once that exists.
 public final class ProcessLauncher: SceneLauncher {
-    private let attached = Mutex<LoopBound<Supervisor>?>(nil)
+    private let attached = Locked<LoopBound<Supervisor>?>(nil)
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import SceneFlow
-import Synchronization
+import SceneSync
 
 /// Numbers registry events and fans them out.
 ///
@@ -7,9 +7,9 @@ import Synchronization
 /// follow emission order with no gaps; a subscriber whose buffer dropped events sees the
 /// gap.
 final class RegistryEventLog<R: Route>: Sendable {
-    private let lastSeq = Mutex<UInt64>(0)
+    private let lastSeq = Locked<UInt64>(0)
     private let broadcaster = EventBroadcaster<SequencedEvent<R>>()
-    private let observer = Mutex<(@Sendable (SequencedEvent<R>) -> Void)?>(nil)
+    private let observer = Locked<(@Sendable (SequencedEvent<R>) -> Void)?>(nil)
 
     /// Runs `body` for every event from now on, as it is emitted, under the numbering
     /// lock: in order, and before any later event exists.

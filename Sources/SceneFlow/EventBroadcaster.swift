@@ -1,4 +1,4 @@
-import Synchronization
+import SceneSync
 
 /// How many undelivered events a subscriber keeps.
 public enum EventBuffering: Hashable, Sendable {
@@ -27,7 +27,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A broadcaster with no subscribers.
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import SceneSync
 
 /// The events one subscriber of an ``EventBroadcaster`` has not read yet, as an
 /// `AsyncSequence`.
@@ -81,7 +81,7 @@ final class SubscriberBuffer<Event: Sendable>: Sendable {
     }
 
     private let buffering: EventBuffering
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(buffering: EventBuffering) {
         self.buffering = buffering

@@ -1,6 +1,7 @@
 import CSceneSystem
 import Foundation
 import Glibc
+import SceneSync
 import Synchronization
 
 /// Something the loop calls when its file descriptor is ready. Loop thread only.
@@ -20,7 +21,7 @@ protocol LoopHandler: AnyObject {
 public final class EventLoop: Sendable {
     private let epoll: Int32
     private let wake: Int32
-    private let submitted = Mutex<Submissions>(Submissions())
+    private let submitted = Locked<Submissions>(Submissions())
 
     private struct Submissions {
         var work: [@Sendable () -> Void] = []
@@ -29,9 +30,9 @@ public final class EventLoop: Sendable {
         var closed = false
     }
     private let running = Atomic<Bool>(true)
-    private let loopThread = Mutex<pthread_t?>(nil)
+    private let loopThread = Locked<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
-    private let stopHandlers = Mutex<[@Sendable () -> Void]>([])
+    private let stopHandlers = Locked<[@Sendable () -> Void]>([])
     // Touched only on the loop thread (every access checks or runs there).
     private nonisolated(unsafe) let confined = Confined()
 

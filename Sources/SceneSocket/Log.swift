@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SceneSync
 
 /// The one small logger of the daemon side: lines to standard error, filtered by the
 /// level in `SCENE_LOG` (`debug`, `info`, `warn`, `error`; default `warn`), read once.
@@ -30,7 +30,7 @@ public enum Log {
         }
     }()
 
-    private static let output = Mutex(())
+    private static let output = Locked(())
 
     /// Writes `message` when `level` is at or above the level in force.
     public static func write(_ level: Level, _ message: @autoclosure () -> String) {

@@ -1,6 +1,6 @@
 public import SceneCore
 public import SceneFlow
-import Synchronization
+import SceneSync
 public import Testing
 
 /// Exhaustive event assertions for a ``SceneRegistry``, for tests.
@@ -30,8 +30,8 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
 
     /// What the reading task and the recorder share.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        init(lastSeq: UInt64) { state = Mutex(State(lastSeq: lastSeq)) }
+        let state: Locked<State>
+        init(lastSeq: UInt64) { state = Locked(State(lastSeq: lastSeq)) }
     }
 
     /// Starts recording every event `registry` emits from now on.

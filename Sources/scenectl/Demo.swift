@@ -5,7 +5,7 @@ import SceneCoordinator
 import SceneCore
 import SceneFlow
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// `scenectl demo`: a coordinator on a temporary socket serving the demo app, whose
 /// scenes are processes of this executable, and a scripted tour of every rule, with the
@@ -58,7 +58,7 @@ enum Demo {
     /// The scripted steps.
     final class Tour: Sendable {
         let connection: SceneConnection
-        let step = Mutex(0)
+        let step = Locked(0)
 
         init(connection: SceneConnection) {
             self.connection = connection
@@ -166,7 +166,7 @@ enum Demo {
     /// The pid of each instance's current process, from `scene.spawned` events.
     final class PidBook: Sendable {
         private final class Pids: Sendable {
-            let byInstance = Mutex<[String: Int32]>([:])
+            let byInstance = Locked<[String: Int32]>([:])
         }
 
         private let pids = Pids()

@@ -2,7 +2,7 @@ import Foundation
 import SceneClient
 import SceneFlow
 import SceneWire
-import Synchronization
+import SceneSync
 
 /// `scenectl scene`: a ready-made scene process for a coordinator to spawn.
 ///
@@ -14,17 +14,17 @@ enum SceneCommand {
     final class State: Sendable {
         let title: String
         let quiet: Bool
-        let unsaved: Mutex<Bool>
-        let path = Mutex<JSONValue>(.array([]))
-        let connection = Mutex<SceneConnection?>(nil)
-        let instance = Mutex("scene")
+        let unsaved: Locked<Bool>
+        let path = Locked<JSONValue>(.array([]))
+        let connection = Locked<SceneConnection?>(nil)
+        let instance = Locked("scene")
         /// Opened once the hello's path is recorded: messages wait for it, so that a later
         /// path is never overwritten by the hello's.
         let ready = Latch()
 
         init(title: String, unsaved: Bool, quiet: Bool) {
             self.title = title
-            self.unsaved = Mutex(unsaved)
+            self.unsaved = Locked(unsaved)
             self.quiet = quiet
         }
 
@@ -132,7 +132,7 @@ enum SceneCommand {
 
 /// A one-way gate: ``wait()`` returns once ``open()`` has been called.
 final class Latch: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { state in

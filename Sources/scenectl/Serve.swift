@@ -5,7 +5,7 @@ import SceneCoordinator
 import SceneCore
 import SceneFlow
 import SceneSocket
-import Synchronization
+import SceneSync
 
 /// `scenectl serve`: serves a registry until SIGINT, SIGTERM or `coordinator.shutdown`.
 enum Serve {
@@ -116,7 +116,7 @@ enum Serve {
 
 /// A stop asked for by a signal, remembered until the coordinator exists.
 final class StopFlag: Sendable {
-    private let state = Mutex<(coordinator: Coordinator?, stopped: Bool)>((nil, false))
+    private let state = Locked<(coordinator: Coordinator?, stopped: Bool)>((nil, false))
 
     func stop() {
         let coordinator = state.withLock { state -> Coordinator? in

@@ -4,7 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneFlow
 import SceneWire
-import Synchronization
+import SceneSync
 import Testing
 
 @Suite("Faults under load")
@@ -14,7 +14,7 @@ struct FaultTests {
         let sturdy = #"{"id": "sturdy", "kind": "window", "launch": {"command": ["\#(scenectlPath())", "scene", "--quiet"]}, "restart": {"policy": "permanent", "maxRestarts": 100, "withinSeconds": 60}}"#
         try await withProcesses(extra: [sturdy]) { harness in
             let ids = try await [harness.control.open("sturdy"), harness.control.open("sturdy"), harness.control.open("sturdy")].map(\.instance.id)
-            let acknowledged = Mutex<[String: Int]>([:])
+            let acknowledged = Locked<[String: Int]>([:])
             let control = harness.control
             let load = Task {
                 for step in 1...300 {

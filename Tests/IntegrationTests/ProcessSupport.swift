@@ -6,7 +6,7 @@ import SceneCore
 import SceneFlow
 import SceneSocket
 import SceneWire
-import Synchronization
+import SceneSync
 import Testing
 
 /// The repository's root, for the Python example scene.
@@ -107,11 +107,11 @@ final class ProcessHarness: Sendable {
 /// Every event a subscription saw, for polling.
 final class EventLog: Sendable {
     private final class Store: Sendable {
-        let events = Mutex<[WireEvent]>([])
+        let events = Locked<[WireEvent]>([])
     }
 
     private let store = Store()
-    private let reader = Mutex<Task<Void, Never>?>(nil)
+    private let reader = Locked<Task<Void, Never>?>(nil)
 
     func start(_ stream: EventStream<WireEvent>) {
         let store = self.store

@@ -4,7 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneFlow
 import SceneWire
-import Synchronization
+import SceneSync
 import Testing
 
 @Suite("Scene processes")
@@ -295,7 +295,7 @@ struct SceneProcessTests {
 
 /// Messages a puppet scene received.
 final class EventLogOfMessages: Sendable {
-    private let messages = Mutex<[IncomingMessage]>([])
+    private let messages = Locked<[IncomingMessage]>([])
     func append(_ message: IncomingMessage) { messages.withLock { $0.append(message) } }
     var all: [IncomingMessage] { messages.withLock { $0 } }
     var methods: [String] { all.map(\.method) }

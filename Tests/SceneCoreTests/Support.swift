@@ -1,7 +1,7 @@
 import Foundation
 import SceneCore
 import SceneFlow
-import Synchronization
+import SceneSync
 import Testing
 
 func id(_ text: String) -> InstanceID { InstanceID(text)! }
@@ -29,7 +29,7 @@ final class GateLauncher: SceneLauncher {
         var failing: Set<InstanceID> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var launches: [InstanceID] { state.withLock { $0.launches } }
     var stopped: [InstanceID] { state.withLock { $0.stopped } }

@@ -1,10 +1,10 @@
 import SceneFlow
-import Synchronization
+import SceneSync
 import Testing
 
 /// Records what a middleware saw, from any thread.
 final class Journal: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -1,11 +1,11 @@
 import SceneSocket
-import Synchronization
+import SceneSync
 import Testing
 
 @Suite("Loop timers")
 struct LoopTimerTests {
     final class Fired: Sendable {
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
     }
 
     @Test("timers run on the loop in deadline order, and a cancelled one never runs")
