@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every check the project runs (what CI runs, from a clean checkout):
+#   1. the test suites (swift test);
+#   2. each fuzz target for FUZZ_SECONDS (default 60; 4 targets, 4 minutes in all);
+#   3. a one-minute soak (RSS after warm-up must not grow more than 5%);
+#   4. the test suites under ThreadSanitizer, then AddressSanitizer.
+# About 20 minutes on the 2-core development machine; RELIABILITY.md has the figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+step() { echo; echo "== $1 ($(( SECONDS - started )) s so far)"; }
+
+step "test suites"
+swift test
+
+step "fuzzing, ${FUZZ_SECONDS:-60} s per target"
+for target in wire manifest links intents; do
+    Fuzz/run.sh "$target" "${FUZZ_SECONDS:-60}"
+done
+
+step "soak, 1 minute"
+Benchmarks/soak.sh 1
+
+step "test suites under ThreadSanitizer"
+Tests/sanitize.sh thread
+
+step "test suites under AddressSanitizer"
+Tests/sanitize.sh address
+
+echo
+echo "== all checks passed in $(( SECONDS - started )) s"
