@@ -15,11 +15,18 @@ flags=(-c -wmo -O -g -parse-as-library -swift-version 6 -enable-upcoming-feature
 
 # Modules in dependency order; SceneSocket contributes only its frame decoder (the rest
 # needs the C target and a loop, which the wire target does not use).
+previous=""
 module() {
     local name="$1"; shift
     local object="$out/modules/$name.o"
-    # Rebuilt only when a source is newer than the object.
-    if [[ -f "$object" ]] && [[ -z "$(find "$@" -newer "$object" -print -quit)" ]]; then return; fi
+    # Rebuilt when a source is newer than the object, or a module before it (which it may
+    # import) is newer.
+    local stale=no
+    [[ -f "$object" ]] || stale=yes
+    [[ -n "$previous" && "$previous" -nt "$object" ]] && stale=yes
+    [[ -n "$(find "$@" -newer "$object" -print -quit 2>/dev/null)" ]] && stale=yes
+    previous="$object"
+    [[ $stale == yes ]] || return 0
     echo "fuzz: compiling $name"
     swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
         -o "$object" "$@" 2> >(grep -v "^ld.gold: warning" >&2)
