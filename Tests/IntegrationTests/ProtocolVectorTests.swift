@@ -145,6 +145,10 @@ struct ProtocolVectorTests {
             .pushed(id, from: InstanceID(scene: "main", number: 2)), .flowChanged(id, path: [.sheet(["k": 1])]),
             .linkHandled(url: "demo://x/y", instance: id, opened: true), .linkPending(url: "u"), .linkSuperseded(url: "u"),
             .linkRejected(url: "u", reason: .link(.hostNotAllowed("h"))), .requestRejected(request: "scene.open", reason: .noHandler),
+            .spawned(id, pid: 4242), .disconnected(id, exit: .signalled(9)), .disconnected(id, exit: .exited(1)),
+            .disconnected(id, exit: nil), .restarted(id), .dismissed(id, reason: .restartIntensity),
+            .dismissed(id, reason: .processExited), .authChanged(authenticated: true),
+            .requestRejected(request: "scene.dismiss", reason: .closeVetoed(id)),
         ]
         for (index, event) in events.enumerated() {
             let params = WireCodec.eventParams(SequencedEvent(seq: UInt64(index + 1), event: event))
