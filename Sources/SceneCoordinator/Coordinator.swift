@@ -153,7 +153,7 @@ public final class Coordinator: Sendable {
             return
         }
         Log.info("shutting down")
-        var saved: CoordinatorState?
+        var saved: StateWriter.Taken?
         if let writer {
             let state = await writer.current()
             await writer.write(state)
@@ -165,9 +165,9 @@ public final class Coordinator: Sendable {
             if !running { continuation.resume() }
         }
         // The instances are kept (closing their processes dismissed none); no process runs.
-        if let writer, var state = saved {
-            state.processes = []
-            await writer.finish(with: state)
+        // Taken now: requests answered while the scenes closed are in it.
+        if let writer, saved != nil {
+            await writer.finish(with: await writer.current(processes: []))
         }
         watcher.withLock { $0?.cancel() }
         stop()

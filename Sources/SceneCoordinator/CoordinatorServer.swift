@@ -64,14 +64,21 @@ final class CoordinatorServer: ListenerHandler {
         connection.handler = session
     }
 
-    /// A scene hello from `connection`'s peer was refused: how long to hold the answer.
-    func holdForRefusedHello(_ connection: SocketConnection) -> Duration {
+    /// How long to hold a scene hello from `connection`'s peer before looking at it.
+    func holdForSceneHello(_ connection: SocketConnection) -> Duration {
         let now = (ContinuousClock.now - started) / .seconds(1)
-        // Forget peers that have been quiet for a window, so the table cannot grow.
-        if throttles.count > 1024 { throttles = throttles.filter { !$0.value.isIdle(at: now) } }
         let key = PeerKey(uid: connection.peerUID, pid: connection.peerPID)
-        let hold = throttles[key, default: HelloThrottle()].refused(at: now)
-        return .milliseconds(Int(hold * 1000))
+        guard throttles[key] != nil else { return .zero }
+        return .milliseconds(Int(throttles[key]!.hold(at: now) * 1000))
+    }
+
+    /// A scene hello from `connection`'s peer was refused.
+    func sceneHelloRefused(_ connection: SocketConnection) {
+        let now = (ContinuousClock.now - started) / .seconds(1)
+        // Forget peers that have been quiet for a window, now and then, so the table stays
+        // as small as the peers that guessed lately.
+        if throttles.count >= 64, throttles.count.isMultiple(of: 64) { throttles = throttles.filter { !$0.value.isIdle(at: now) } }
+        throttles[PeerKey(uid: connection.peerUID, pid: connection.peerPID), default: HelloThrottle()].refused(at: now)
     }
 
     func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32) {

@@ -1,8 +1,10 @@
 /// Slows down a peer that keeps saying scene `hello` with bad tokens: a value the server
-/// keeps per peer (uid and pid), that says how long to hold each refusal.
+/// keeps per peer (uid and pid), that says how long to hold its next scene hello before
+/// the token is even looked at.
 ///
-/// - The first `free` refusals within `window` seconds are answered at once; each one
-///   after that waits twice as long as the one before, from `base`, up to `maximum`.
+/// - After `free` refusals within `window` seconds, each hello waits twice as long as the
+///   one before, from `base`, up to `maximum` (a right token waits too, so the wait tells
+///   a guesser nothing).
 /// - Refusals older than `window` are forgotten, so a peer that stops is soon forgiven.
 public struct HelloThrottle: Hashable, Sendable {
     public var free = 3
@@ -14,13 +16,18 @@ public struct HelloThrottle: Hashable, Sendable {
 
     public init() {}
 
-    /// Records a refusal at `now`; answers how many seconds to hold its answer.
-    public mutating func refused(at now: Double) -> Double {
+    /// How many seconds to hold a scene hello that comes at `now`.
+    public mutating func hold(at now: Double) -> Double {
+        refusals.removeAll { now - $0 >= window }
+        let over = refusals.count - free
+        guard over >= 0 else { return 0 }
+        return min(maximum, base * Double(1 << min(over, 30)))
+    }
+
+    /// Records a refused hello at `now`.
+    public mutating func refused(at now: Double) {
         refusals.removeAll { now - $0 >= window }
         refusals.append(now)
-        let over = refusals.count - free
-        guard over > 0 else { return 0 }
-        return min(maximum, base * Double(1 << min(over - 1, 30)))
     }
 
     /// Whether nothing is remembered at `now` (the entry can be dropped).

@@ -45,8 +45,10 @@ final class Journal: Sendable {
     private let synced = Locked<UInt64>(0)
 
     init(path: String) throws(SocketError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
+        // A line cut short by a crash is dropped, so the next line starts a line of its own.
+        Journal.cutTornTail(fd)
         self.path = path
         self.run = SceneToken.make().text
         self.state = Locked(State(fd: fd))
@@ -82,6 +84,10 @@ final class Journal: Sendable {
     }
 
     /// Writes what is pending and fsyncs it; on the writer queue.
+    ///
+    /// A journal that cannot be written stops the coordinator: the change is applied in
+    /// memory but cannot be made durable, and acknowledging it would break the promise of
+    /// `--durable` (exit status 74, EX_IOERR).
     private func flush() {
         let (fd, bytes, last) = state.withLock { state -> (Int32, [UInt8], UInt64) in
             defer { state.pending.removeAll(keepingCapacity: true) }
@@ -93,13 +99,32 @@ final class Journal: Sendable {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                Log.error("cannot write the journal \(path): \(SocketError("write"))")
-                return
+                fail("write")
             }
             offset += written
         }
-        if fsync(fd) != 0 { Log.error("cannot fsync the journal \(path): \(SocketError("fsync"))") }
+        if fsync(fd) != 0 { fail("fsync") }
         synced.withLock { $0 = max($0, last) }
+    }
+
+    private func fail(_ call: String) -> Never {
+        Log.error("cannot \(call) the journal \(path): \(SocketError(call)); stopping rather than acknowledge what is not durable")
+        exit(74)
+    }
+
+    /// Truncates `fd`'s file after its last newline.
+    private static func cutTornTail(_ fd: Int32) {
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return }
+        var keep = size
+        var byte: UInt8 = 0
+        // Scans back from the end; lines are short, so this reads little.
+        while keep > 0 {
+            guard pread(fd, &byte, 1, keep - 1) == 1 else { return }
+            if byte == UInt8(ascii: "\n") { break }
+            keep -= 1
+        }
+        if keep < size { _ = ftruncate(fd, keep) }
     }
 
     /// Drops the lines a snapshot up to `seq` includes: the rest is rewritten to a new
@@ -140,6 +165,13 @@ final class Journal: Sendable {
                 unlink(temporary)
                 return
             }
+            // The rename itself must survive a power cut before the new file counts.
+            let folder = (path as NSString).deletingLastPathComponent
+            let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folderFD >= 0 {
+                _ = fsync(folderFD)
+                close(folderFD)
+            }
             close(state.fd)
             state.fd = fd
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
@@ -165,11 +197,11 @@ final class Journal: Sendable {
         var reachedMarkRun = mark == nil
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
-                let number = record["seq"]?.intValue, let event = record["event"]
+                let number = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
             else { continue }
             if let mark, run == mark.run {
                 reachedMarkRun = true
-                guard UInt64(number) > mark.seq else { continue }
+                guard number > mark.seq else { continue }
             } else if !reachedMarkRun {
                 continue
             }
@@ -227,7 +259,7 @@ extension RegistrySnapshot where R == JSONValue {
             update { $0.flow = FlowSnapshot(path: path) }
         case "link.pending":
             pendingLink = event["url"]?.stringValue
-        case "link.handled", "link.superseded":
+        case "link.handled", "link.superseded", "link.rejected":
             if pendingLink == event["url"]?.stringValue { pendingLink = nil }
         case "link.authenticated":
             if let flag = event["authenticated"]?.boolValue { authenticated = flag }

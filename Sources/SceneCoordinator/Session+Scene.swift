@@ -11,17 +11,28 @@ extension Session {
     /// `hello` with role `scene`: the token must be one a spawned process was given, once.
     /// The answer carries the instance, after the registry has it active (or back).
     func helloScene(id: JSONValue, hello: HelloParams) {
-        guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
-            // Repeated guesses from one peer are answered ever more slowly.
-            let hold = server.holdForRefusedHello(connection)
-            Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing\(hold > .zero ? " after \(hold)" : "")")
-            let error = WireError.domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already")
+        // A peer that guessed wrong lately waits before its token is even looked at;
+        // nothing else it sends is read meanwhile.
+        let hold = server.holdForSceneHello(connection)
+        guard hold == .zero else {
             refusing = true
             connection.loop.scheduleOnLoop(after: hold) { [weak self] in
-                guard let self else { return }
-                self.reply(id, error: error)
-                self.connection.closeAfterFlush(.local("bad scene token"))
+                guard let self, !self.connection.isClosed else { return }
+                self.refusing = false
+                self.checkSceneHello(id: id, hello: hello)
             }
+            return
+        }
+        checkSceneHello(id: id, hello: hello)
+    }
+
+    private func checkSceneHello(id: JSONValue, hello: HelloParams) {
+        guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
+            server.sceneHelloRefused(connection)
+            Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing")
+            reply(id, error: .domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already"))
+            refusing = true
+            connection.closeAfterFlush(.local("bad scene token"))
             return
         }
         role = .scene

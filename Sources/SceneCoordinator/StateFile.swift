@@ -15,6 +15,9 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     public var processes: [RecordedProcess]
     /// With `--durable`: the last journal event the snapshot includes.
     public var journal: JournalMark?
+    /// The kernel's boot id when it was written: recorded processes are looked for only
+    /// within the same boot.
+    public var boot: String?
 
     public static let formatName = "scene-coordinator-state"
 
@@ -24,6 +27,13 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
         self.snapshot = snapshot
         self.processes = processes
         self.journal = journal
+        self.boot = CoordinatorState.currentBoot
+    }
+
+    /// This boot's id (`/proc/sys/kernel/random/boot_id`).
+    public static var currentBoot: String? {
+        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The journal that goes with the state file at `path`.
@@ -46,6 +56,11 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
 public struct StateFileError: Error, Hashable, Sendable, CustomStringConvertible {
     public let path: String
     public let problems: [String]
+
+    public init(path: String, problems: [String]) {
+        self.path = path
+        self.problems = problems
+    }
 
     public var description: String {
         "\(path) is not a usable state file:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
@@ -138,10 +153,17 @@ public enum StateFile {
         }
     }
 
-    /// Ends what is left of the process groups a previous run recorded: every process in
-    /// such a group that started no earlier than the group's leader did (the leader itself
-    /// has usually died with the coordinator; what it started may not have). Returns the
-    /// groups it ended processes of.
+    /// Ends what is left of the process groups `state` recorded, when it was written in
+    /// this boot: every process in such a group that started no earlier than the group's
+    /// leader did (the leader itself has usually died with the coordinator; what it started
+    /// may not have). Returns the groups it ended processes of.
+    @discardableResult
+    public static func endLeftovers(of state: CoordinatorState) -> [RecordedProcess] {
+        guard let boot = state.boot, boot == CoordinatorState.currentBoot else { return [] }
+        return endLeftovers(state.processes)
+    }
+
+    /// Ends what is left of `processes`' groups (see ``endLeftovers(of:)``).
     @discardableResult
     public static func endLeftovers(_ processes: [RecordedProcess]) -> [RecordedProcess] {
         let recorded = Dictionary(processes.filter { $0.pid > 1 }.map { ($0.pid, $0) }, uniquingKeysWith: { first, _ in first })
@@ -168,6 +190,29 @@ public enum StateFile {
     }
 }
 
+extension StateFile {
+    /// Takes the lock that makes one coordinator the only user of the state file at
+    /// `path` (`flock` on `path.lock`), for the rest of this process's life.
+    ///
+    /// - Throws: ``StateFileError`` when another process holds it.
+    public static func claim(_ path: String) throws(StateFileError) {
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StateFileError(path: path, problems: ["cannot open \(path).lock: \(SocketError("open").message)"]) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw StateFileError(path: path, problems: ["another coordinator is using this state file"])
+        }
+        // Deliberately kept open: the lock lasts as long as this process.
+    }
+
+    /// Replaces the state at `path` with `state` and removes the journal: what the
+    /// journal held is in `state` now, and the next run's journal starts empty.
+    public static func fold(_ state: CoordinatorState, into path: String) throws(SocketError) {
+        try write(state, to: path)
+        unlink(CoordinatorState.journalPath(for: path))
+    }
+}
+
 /// Writes the state file within a second of a change: changes are coalesced for 100 ms.
 actor StateWriter {
     let path: String
@@ -176,6 +221,14 @@ actor StateWriter {
     let journal: Journal?
     private var scheduled = false
     private var finished = false
+    /// The event number of the newest snapshot written: an older one never overwrites it.
+    private var written: UInt64 = 0
+
+    /// A state and the number of the last event its snapshot includes.
+    struct Taken: Sendable {
+        var state: CoordinatorState
+        let seq: UInt64
+    }
 
     init(
         path: String, registry: SceneRegistry<JSONValue>, journal: Journal?,
@@ -188,11 +241,11 @@ actor StateWriter {
     }
 
     /// The state now: the snapshot with its journal mark, and the processes.
-    func current(processes running: [RecordedProcess]? = nil) async -> CoordinatorState {
+    func current(processes running: [RecordedProcess]? = nil) async -> Taken {
         let (snapshot, seq) = await registry.snapshotWithSequence()
         let processes: [RecordedProcess]
         if let running { processes = running } else { processes = await self.processes() }
-        return CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq))
+        return Taken(state: CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq)), seq: seq)
     }
 
     /// Something changed: a write follows shortly.
@@ -213,19 +266,23 @@ actor StateWriter {
         await store(state)
     }
 
-    /// Writes `state` and stops writing anything later.
-    func finish(with state: CoordinatorState) async {
+    /// Writes `taken` and stops writing anything later.
+    func finish(with taken: Taken) async {
         finished = true
-        await store(state)
+        await store(taken)
     }
 
-    /// Writes `state`; later changes still write.
-    func write(_ state: CoordinatorState) async {
-        await store(state)
+    /// Writes `taken`; later changes still write.
+    func write(_ taken: Taken) async {
+        await store(taken)
     }
 
-    /// Writes the file, then drops from the journal what the file now holds.
-    private func store(_ state: CoordinatorState) async {
+    /// Writes the file, then drops from the journal what the file now holds. A snapshot
+    /// older than one already written is not written (two writes can overtake each other).
+    private func store(_ taken: Taken) async {
+        guard taken.seq >= written else { return }
+        written = taken.seq
+        let state = taken.state
         do {
             try StateFile.write(state, to: path)
         } catch {

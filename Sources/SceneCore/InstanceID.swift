@@ -14,13 +14,18 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.number = number
     }
 
-    /// Parses `"<scene>-<n>"`; the number follows the last `-`.
+    /// The largest instance number (10^15): counters stay far from overflow whatever a
+    /// snapshot or a client says.
+    public static let maximumNumber = 1_000_000_000_000_000
+
+    /// Parses `"<scene>-<n>"`; the number follows the last `-` and is at most
+    /// ``maximumNumber``.
     public init?(_ text: String) {
         guard let dash = text.lastIndex(of: "-"), dash != text.startIndex else { return nil }
         let digits = text[text.index(after: dash)...]
         // Canonical numbers only: "main-1", never "main-01" or "main-+1".
         guard let first = digits.first, first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(digits)
+            let number = Int(digits), number <= InstanceID.maximumNumber
         else { return nil }
         self.init(scene: String(text[..<dash]), number: number)
     }

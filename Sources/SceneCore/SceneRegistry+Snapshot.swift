@@ -187,6 +187,9 @@ extension SceneRegistry {
         if let immersive = snapshot.immersive, !skipped.contains(immersive), trial.immersive != immersive {
             report("immersive", "\(immersive) is not a restored immersive space")
         }
+        for (scene, number) in snapshot.counters.sorted(by: { $0.key < $1.key }) where !(0...InstanceID.maximumNumber).contains(number) {
+            report("counters.\(scene)", "\(number) is not an instance number (0 to \(InstanceID.maximumNumber))")
+        }
         guard problems.isEmpty else { throw RegistryRestoreError(problems: problems) }
 
         for (scene, number) in snapshot.counters { trial.raiseCounter(scene, to: number) }

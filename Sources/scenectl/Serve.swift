@@ -56,7 +56,7 @@ enum Serve {
         if let statePath = arguments.option("state") {
             configuration.stateFile = statePath
             configuration.durable = arguments.flag("durable")
-            switch loadState(statePath, app: manifest.app, discard: arguments.flag("discard-state")) {
+            switch await loadState(statePath, manifest: manifest, discard: arguments.flag("discard-state")) {
             case .success(let restored): snapshot = restored
             case .failure: return .failure
             }
@@ -90,26 +90,59 @@ enum Serve {
         return .milliseconds(Int(value * 1000))
     }
 
-    /// The saved snapshot, after ending the processes the previous run left; a corrupt
+    /// The saved registry: the state file's snapshot with what the journal of a durable
+    /// run holds beyond it, after ending the processes the previous run left. A corrupt
     /// file refuses the start unless `discard`.
-    private static func loadState(_ path: String, app: String, discard: Bool) -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
+    ///
+    /// - One coordinator per state file: a second is refused before it touches anything.
+    /// - A journal is folded into the state file here (when its changes fit the manifest;
+    ///   else the last snapshot is kept and that is said), so the new run's journal starts
+    ///   empty.
+    private static func loadState(_ path: String, manifest: Manifest, discard: Bool) async -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
+        let state: CoordinatorState?
         do {
-            let state = try StateFile.read(path)
-            if let state {
-                let ended = StateFile.endLeftovers(state.processes)
-                if !ended.isEmpty {
-                    standardError("scenectl: ended \(ended.count) scene process group\(ended.count == 1 ? "" : "s") left from the previous run: \(ended.map { "\($0.instance) (pid \($0.pid))" }.joined(separator: ", "))")
-                }
-            }
-            // What the journal of a durable run holds beyond the snapshot is applied too.
-            return .success(CoordinatorState.recovered(state, statePath: path, app: app))
+            try StateFile.claim(path)
+            state = try StateFile.read(path)
         } catch {
-            if discard {
+            if discard, error.problems != ["another coordinator is using this state file"] {
                 standardError("scenectl: \(error)\ndiscarded: starting afresh")
+                unlink(CoordinatorState.journalPath(for: path))
                 return .success(nil)
             }
-            standardError("scenectl: \(error)\nthe coordinator does not start over a corrupt state file; start with --discard-state to start afresh")
+            standardError("scenectl: \(error)\nthe coordinator does not start over a state file it cannot use; --discard-state starts afresh")
             return .failure(error)
+        }
+        if let state {
+            let ended = StateFile.endLeftovers(of: state)
+            if !ended.isEmpty {
+                standardError("scenectl: ended what was left of \(ended.count) scene process group\(ended.count == 1 ? "" : "s") from the previous run: \(ended.map { "\($0.instance) (pid \($0.pid))" }.joined(separator: ", "))")
+            }
+        }
+        guard FileManager.default.fileExists(atPath: CoordinatorState.journalPath(for: path)) else { return .success(state?.snapshot) }
+        var chosen = CoordinatorState.recovered(state, statePath: path, app: manifest.app)
+        if let recovered = chosen, !(await fits(recovered, manifest)) {
+            standardError("scenectl: the journal's changes do not fit this manifest; keeping the last snapshot without them")
+            chosen = state?.snapshot
+        }
+        if let chosen {
+            do {
+                try StateFile.fold(CoordinatorState(snapshot: chosen, processes: []), into: path)
+            } catch {
+                standardError("scenectl: cannot write the state file: \(error)")
+                return .failure(StateFileError(path: path, problems: ["cannot write: \(error)"]))
+            }
+        }
+        return .success(chosen)
+    }
+
+    /// Whether `snapshot` restores into a registry of `manifest`.
+    private static func fits(_ snapshot: RegistrySnapshot<JSONValue>, _ manifest: Manifest) async -> Bool {
+        guard let registry = try? SceneRegistry(manifest: manifest) else { return false }
+        do {
+            try await registry.restore(snapshot)
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -42,19 +42,23 @@ struct AccessTests {
         }
     }
 
-    @Test("the first refused scene hellos of a peer are answered at once; later ones ever more slowly, up to a cap")
+    @Test("after three refused scene hellos a peer's next hellos wait ever longer, up to a cap")
     func throttle() {
         var throttle = HelloThrottle()
-        #expect((0..<3).map { throttle.refused(at: Double($0)) } == [0, 0, 0])
-        let holds = (3..<12).map { throttle.refused(at: Double($0)) }
-        #expect(holds == [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
+        var holds: [Double] = []
+        for second in 0..<12 {
+            holds.append(throttle.hold(at: Double(second)))
+            throttle.refused(at: Double(second))
+        }
+        #expect(holds == [0, 0, 0, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
     }
 
     @Test("a peer that stops guessing is forgiven after the window")
     func forgiven() {
         var throttle = HelloThrottle()
-        for second in 0..<6 { _ = throttle.refused(at: Double(second)) }
-        #expect(throttle.refused(at: 200) == 0)
+        for second in 0..<6 { throttle.refused(at: Double(second)) }
+        #expect(throttle.hold(at: 30) > 0)
+        #expect(throttle.hold(at: 200) == 0)
         #expect(throttle.isIdle(at: 400))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SceneClient
 import SceneCoordinator
+import SceneCore
 import SceneFlow
 import SceneWire
 import Testing
@@ -75,6 +76,47 @@ struct StateRestoreTests {
             let final = try #require(saved(folder))
             #expect(final.processes.isEmpty)
             #expect(final.snapshot.instances.map(\.id.description) == ["ctl-1", "py-1"])
+        }
+    }
+
+    @Test("a second coordinator on the same state file is refused before it touches anything")
+    func oneCoordinatorPerStateFile() async throws {
+        try await withTemporaryFolder { folder in
+            try processManifest().write(toFile: folder.file("app.json"), atomically: true, encoding: .utf8)
+            let first = try serve(folder)
+            defer { first.kill() }
+            _ = try await first.readOutput(until: "serving")
+            let control = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            defer { control.close() }
+            _ = try await control.open("ctl")
+            let second = try ChildProcess([
+                "serve", "--manifest", folder.file("app.json"), "--socket", folder.file("other.sock"), "--state", folder.file("state.json"),
+            ])
+            defer { second.kill() }
+            #expect(await second.wait() == 1)
+            #expect(second.standardError.contains("another coordinator is using this state file"))
+            // The first one's scene process was left alone.
+            #expect(try await control.callScene(.instance("ctl-1"), method: "title")["title"] == "Ctl")
+        }
+    }
+
+    @Test("the journal's events after the state's mark are replayed onto its snapshot; earlier ones and a torn last line are not")
+    func journalReplay() async throws {
+        try await withTemporaryFolder { folder in
+            let registry = try SceneRegistry(manifest: .demo)
+            _ = try await registry.open("main")
+            let base = CoordinatorState(snapshot: await registry.snapshot(), processes: [], journal: JournalMark(run: "A", seq: 2))
+            let lines = [
+                #"{"run":"A","seq":2,"event":{"seq":2,"type":"scene.dismissed","instance":"main-1","reason":"requested"}}"#,
+                #"{"run":"A","seq":3,"event":{"seq":3,"type":"flow.changed","instance":"main-1","path":[{"type":"push","route":"page"}]}}"#,
+                #"{"run":"A","seq":4,"event":{"seq":4,"type":"link.authenticated","authenticated":true}}"#,
+                #"{"run":"A","seq":5,"event":{"seq":5,"type":"scene.dism"#,
+            ]
+            try lines.joined(separator: "\n").write(toFile: folder.file("state.json.journal"), atomically: true, encoding: .utf8)
+            let recovered = try #require(CoordinatorState.recovered(base, statePath: folder.file("state.json"), app: "demo"))
+            #expect(recovered.instances.map(\.id.description) == ["main-1"])
+            #expect(recovered.instances.first?.flow.path == [.push("page")])
+            #expect(recovered.authenticated)
         }
     }
 
