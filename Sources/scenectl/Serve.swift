@@ -8,6 +8,9 @@ import SceneSocket
 import SceneSync
 
 /// `scenectl serve`: serves a registry until SIGINT, SIGTERM or `coordinator.shutdown`.
+/// The parent this process had when it started, before anything slow ran.
+let startingParent = getppid()
+
 enum Serve {
     static func run(_ arguments: Arguments) async -> ExitCode {
         do {
@@ -80,9 +83,23 @@ enum Serve {
             return .failure
         }
         stopRequested.attach(coordinator)
+        if ProcessInfo.processInfo.environment["SCENE_EXIT_WITH_PARENT"] == "1" { exitWithParent(coordinator) }
         emit("serving \(manifest.app) on \(path)")
         await coordinator.waitUntilStopped()
         return .success
+    }
+
+    /// Shuts down once the process that started this one has ended (it was reparented):
+    /// a test runner that dies leaves no coordinator behind.
+    private static func exitWithParent(_ coordinator: Coordinator) {
+        let parent = startingParent
+        Task {
+            while getppid() == parent {
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+            standardError("scenectl: the process that started this coordinator has ended; shutting down")
+            await coordinator.shutdown()
+        }
     }
 
     private static func seconds(_ text: String, _ option: String) throws(UsageError) -> Duration {

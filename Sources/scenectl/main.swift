@@ -45,6 +45,7 @@ let usage = """
     $XDG_RUNTIME_DIR/scenectl/APP.sock or /tmp/scenectl-UID/APP.sock (APP: --app, default demo).
     Exit codes: 0 success, 1 refused (the reason is printed), 2 usage error, 3 cannot connect.
     SCENE_LOG=debug|info|warn|error sets how much the coordinator logs.
+    SCENE_EXIT_WITH_PARENT=1 makes serve shut down once the process that started it ends.
     """
 
 /// The usage of each command, for `scenectl COMMAND --help`.
@@ -103,6 +104,7 @@ let valuedOptions: Set<String> = [
 ]
 let flagOptions: Set<String> = ["json", "help", "force", "discard-state", "durable", "unsaved", "quiet"]
 
+_ = startingParent
 let all = Array(CommandLine.arguments.dropFirst())
 guard let command = all.first, command != "--help", command != "-h", command != "help" else {
     print(usage)

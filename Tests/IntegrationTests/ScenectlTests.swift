@@ -162,4 +162,20 @@ struct ScenectlTests {
         }
         #expect(left.isEmpty, "demo scene processes left: \(left)")
     }
+
+    @Test("serve with SCENE_EXIT_WITH_PARENT=1 shuts down once the process that started it has ended")
+    func exitsWithParent() async throws {
+        try await withTemporaryFolder { folder in
+            // A shell starts serve in the background, prints its pid, waits (bounded) for
+            // its socket, and exits: serve's parent is gone.
+            let script = #""$0" serve --socket "$1" >/dev/null 2>&1 & echo "pid $!"; n=0; while [ ! -S "$1" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done"#
+            let shell = try ChildProcess(["-c", script, scenectlPath(), folder.file("s.sock")], executable: "/bin/sh")
+            defer { shell.kill() }
+            let line = try await shell.readOutput(until: "pid ")
+            let pid = try #require(Int32(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+            defer { kill(pid, SIGKILL) }
+            #expect(await shell.wait() == 0)
+            #expect(await eventually(.seconds(20)) { !isRunning(pid) })
+        }
+    }
 }

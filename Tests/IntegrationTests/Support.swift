@@ -203,10 +203,12 @@ final class ChildProcess {
     let output = Pipe()
     let errors = Pipe()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: scenectlPath())
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable ?? scenectlPath())
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
+        // A coordinator it starts ends with this test process, even if the runner dies.
+        merged["SCENE_EXIT_WITH_PARENT"] = "1"
         merged.merge(environment) { _, new in new }
         process.environment = merged
         process.standardOutput = output
