@@ -47,3 +47,10 @@ public func spread(_ values: [Double], format: String) -> String {
 public func padded(_ text: String, _ width: Int) -> String {
     text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
 }
+
+/// A process's resident memory in KiB (`VmRSS` of `/proc/<pid>/status`); 0 when unknown.
+public func residentKiB(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+}

@@ -22,13 +22,6 @@ let opens = Int(option("--opens", default: 100))
 let duration = option("--seconds", default: 2)
 let rounds = max(1, Int(option("--rounds", default: 3)))
 
-/// A process's resident memory in KiB, from `/proc/<pid>/status`.
-func residentKiB(_ pid: Int32) -> Int {
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-}
-
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]

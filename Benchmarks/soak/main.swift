@@ -18,12 +18,6 @@ guard let index = CommandLine.arguments.firstIndex(of: "--scenectl"), index + 1 
 }
 let scenectl = CommandLine.arguments[index + 1]
 
-func residentKiB(_ pid: Int32) -> Int {
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-}
-
 let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soak-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 defer { try? FileManager.default.removeItem(at: folder) }

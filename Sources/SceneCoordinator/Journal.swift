@@ -94,15 +94,7 @@ final class Journal: Sendable {
             return (state.fd, state.pending, state.last)
         }
         guard synced.withLock({ $0 }) < last else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                fail("write")
-            }
-            offset += written
-        }
+        guard DurableFile.writeAll(fd, bytes) else { fail("write") }
         if fsync(fd) != 0 { fail("fsync") }
         synced.withLock { $0 = max($0, last) }
     }
@@ -142,35 +134,12 @@ final class Journal: Sendable {
         // Holding the lock for the rewrite keeps appends out of the gap between files.
         state.withLock { state in
             state.lines.removeAll { $0.seq <= seq }
-            let temporary = "\(path).tmp-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                Log.error("cannot compact the journal: \(SocketError("open \(temporary)"))")
+            let fd: Int32
+            do {
+                fd = try DurableFile.replace(path, with: state.lines.flatMap(\.bytes))
+            } catch {
+                Log.error("cannot compact the journal: \(error)")
                 return
-            }
-            let bytes = state.lines.flatMap(\.bytes)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    close(fd)
-                    unlink(temporary)
-                    return
-                }
-                offset += written
-            }
-            guard fsync(fd) == 0, rename(temporary, path) == 0 else {
-                close(fd)
-                unlink(temporary)
-                return
-            }
-            // The rename itself must survive a power cut before the new file counts.
-            let folder = (path as NSString).deletingLastPathComponent
-            let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if folderFD >= 0 {
-                _ = fsync(folderFD)
-                close(folderFD)
             }
             close(state.fd)
             state.fd = fd

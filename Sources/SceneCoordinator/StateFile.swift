@@ -118,39 +118,7 @@ public enum StateFile {
     /// folder, fsync, rename, fsync of the folder.
     public static func write(_ state: CoordinatorState, to path: String) throws(SocketError) {
         let bytes = Array((((try? JSONValue.encoded(state)) ?? .null).description + "\n").utf8)
-        let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SocketError("open \(temporary)") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = SocketError("write \(temporary)")
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
-        }
-        guard fsync(fd) == 0 else {
-            let error = SocketError("fsync \(temporary)")
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = SocketError("rename \(temporary)")
-            unlink(temporary)
-            throw error
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            _ = fsync(folderFD)
-            close(folderFD)
-        }
+        close(try DurableFile.replace(path, with: bytes))
     }
 
     /// Ends what is left of the process groups `state` recorded, when it was written in
@@ -181,11 +149,9 @@ public enum StateFile {
 
     /// The process group (field 5) and start time (field 22) of `/proc/<pid>/stat`.
     private static func groupAndStart(of pid: Int32) -> (Int32, UInt64)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else {
+        guard let fields = RecordedProcess.statFields(of: pid), let group = Int32(fields[2]), let started = UInt64(fields[19]) else {
             return nil
         }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let group = Int32(fields[2]), let started = UInt64(fields[19]) else { return nil }
         return (group, started)
     }
 }

@@ -469,13 +469,18 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
 
     /// Field 22 of `/proc/<pid>/stat`, or nil when the process does not exist.
     public static func startTime(of pid: Int32) -> UInt64? {
+        statFields(of: pid).flatMap { UInt64($0[19]) }
+    }
+
+    /// The fields of `/proc/<pid>/stat` from field 3 on (index 0 is field 3), when there
+    /// are at least 22; nil when the process does not exist.
+    static func statFields(of pid: Int32) -> [Substring]? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return nil }
-        // Fields after the command name (which may hold spaces) start at field 3.
+        // The command name (field 2) may hold spaces and parentheses: it ends at the last ")".
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19 else { return nil }
-        return UInt64(fields[19])
+        return fields.count > 19 ? fields : nil
     }
 }
 

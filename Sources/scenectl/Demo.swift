@@ -124,7 +124,7 @@ enum Demo {
                 kill(pid, SIGKILL)
                 say("notes-1 showed draft 7; killed its process (pid \(pid)) with SIGKILL")
                 let back = try await waitUntilRestarted("notes-1", after: pid, pids: pids)
-                say("the coordinator restarted it as pid \(back.pid); its path: \(describe(back.path))")
+                say("the coordinator restarted it as pid \(back.pid); its path: \(SceneCommand.describe(back.path))")
             }
         }
 
@@ -156,11 +156,6 @@ enum Demo {
 
         private func say(_ line: String) { print("   " + line) }
 
-        private func describe(_ path: JSONValue) -> String {
-            guard let steps = path.arrayValue, !steps.isEmpty else { return "(root)" }
-            return steps.map { step in "\(step["type"]?.stringValue ?? "?") \(step["route"]?.description ?? "?")" }
-                .joined(separator: " > ")
-        }
     }
 
     /// The pid of each instance's current process, from `scene.spawned` events.
