@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "wire-bench",
             dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
-            path: "Benchmarks/wire-bench", exclude: ["c"], swiftSettings: strictSwift),
+            path: "Benchmarks/wire-bench", swiftSettings: strictSwift),
         .executableTarget(
             name: "scene-bench",
             dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],

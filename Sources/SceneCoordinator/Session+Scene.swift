@@ -106,8 +106,8 @@ extension Session {
     /// Sends this scene a request; `completion` runs on the loop thread with its answer,
     /// `call_timeout` after `timeout`, or `not_connected` when the connection closes first.
     func request(
-        _ method: String, params: JSONValue?, timeout: Duration?,
-        completion: @escaping (Result<JSONValue, WireError>) -> Void
+        _ method: String, params: RawJSON?, timeout: Duration?,
+        completion: @escaping (Result<RawJSON, WireError>) -> Void
     ) {
         guard !connection.isClosed else {
             completion(.failure(notConnected))
@@ -126,22 +126,22 @@ extension Session {
             }
         }
         outbound[number] = Outbound(resolve: completion, timer: timer)
-        send(WireCodec.request(id: .integer(number), method: method, params: params))
+        send(WireCodec.framedRequest(id: number, method: method, params: params))
     }
 
     /// Sends this scene a notification.
-    func notify(_ method: String, params: JSONValue?) {
+    func notify(_ method: String, params: RawJSON?) {
         guard !connection.isClosed else { return }
-        send(WireCodec.request(id: nil, method: method, params: params))
+        send(WireCodec.framedRequest(id: nil, method: method, params: params))
     }
 
-    /// Sends a coordinator message; until the scene's hello is answered it waits, so that
-    /// the hello result is the first thing a scene receives.
-    private func send(_ message: [UInt8]) {
-        if let held = heldUntilHello {
-            heldUntilHello = held + [message]
+    /// Sends a coordinator message (a whole frame); until the scene's hello is answered it
+    /// waits, so that the hello result is the first thing a scene receives.
+    private func send(_ frame: [UInt8]) {
+        if heldUntilHello != nil {
+            heldUntilHello?.append(frame)
         } else {
-            connection.send(message)
+            connection.sendFramed(frame)
         }
     }
 
@@ -150,7 +150,7 @@ extension Session {
         let held = heldUntilHello ?? []
         heldUntilHello = nil
         guard !connection.isClosed else { return }
-        for message in held { connection.send(message) }
+        for frame in held { connection.sendFramed(frame) }
     }
 
     private var notConnected: WireError {
@@ -207,8 +207,9 @@ extension Session {
         // From here on every answer goes through `complete`: a caller that half-closes
         // still gets it.
         unanswered.append(id)
+        let params = call.params.map(RawJSON.init)
         if let target {
-            deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
+            deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
             return
         }
         guard case .scene(let scene) = call.to else { return }
@@ -224,14 +225,17 @@ extension Session {
             }
             session.loop.execute {
                 switch resolved {
-                case .success(let target): session.value.deliver(call, to: target, id: id, expectsAnswer: expectsAnswer)
+                case .success(let target):
+                    session.value.deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
                 case .failure(let reason): session.value.complete(id, .failure(.domain(reason)))
                 }
             }
         }
     }
 
-    private func deliver(_ call: SceneCallParams, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
+    /// Passes `method` and `params` on to `target`'s process; a call's answer becomes the
+    /// answer to request `id`.
+    func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
         guard let scene = server.supervisor.session(of: target) else {
             // Not connected, or not open at all: the registry knows which.
             let registry = server.registry
@@ -246,13 +250,13 @@ extension Session {
             return
         }
         guard expectsAnswer else {
-            scene.notify(call.method, params: call.params)
+            scene.notify(method, params: params)
             complete(id, .success(.object([:])))
             return
         }
-        let timeout = call.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
-        scene.request(call.method, params: call.params, timeout: timeout) { [weak self] result in
-            self?.complete(id, result)
+        let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
+        scene.request(method, params: params, timeout: wait) { [weak self] result in
+            self?.complete(id, relayed: result)
         }
     }
 }

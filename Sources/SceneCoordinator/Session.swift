@@ -49,7 +49,9 @@ final class Session: FrameHandler {
 
     func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
         guard !refusing else { return }
-        switch InboundMessage.classify(payload) {
+        let scanned = Envelope.scan(payload)
+        if case .success(let envelope) = scanned, relayFast(envelope, payload) { return }
+        switch InboundMessage.classify(scanned, of: payload) {
         case .request(let id, let method, let params):
             handle(method: method, id: id, params: params)
         case .notification, .dropped:
@@ -65,14 +67,50 @@ final class Session: FrameHandler {
                 reply(id ?? .null, error: .invalidRequest("missing method"))
                 return
             }
-            guard case .integer(let number)? = id, let call = outbound.removeValue(forKey: number) else { return }
-            if let timer = call.timer { connection.loop.cancel(timer) }
+            guard case .integer(let number)? = id else { return }
             if let error {
-                call.resolve(.failure(WireError(json: error) ?? WireError(code: WireCode.domain, message: "malformed error object")))
+                resolveOutbound(number, .failure(WireError(json: error) ?? WireError(code: WireCode.domain, message: "malformed error object")))
             } else {
-                call.resolve(.success(result ?? .null))
+                resolveOutbound(number, .success(RawJSON(result ?? .null)))
             }
         }
+    }
+
+    /// The relay's hot path, straight from the scanned bytes: a `scene.call` to an instance
+    /// id, and a scene's `result` answer, are passed on without building their params or
+    /// result, and written out as they came. Anything else returns false and takes the
+    /// general path, which checks and answers it (errors included) as the protocol says.
+    private func relayFast(_ envelope: Envelope, _ payload: UnsafeRawBufferPointer) -> Bool {
+        guard envelope.version == "2.0", let role else { return false }
+        if envelope.hasMethod {
+            guard envelope.method == WireMethod.sceneCall.rawValue, let range = envelope.params else { return false }
+            let id: JSONValue
+            switch envelope.id {
+            case .integer(let number)?: id = .integer(number)
+            case .string(let text)?: id = .string(text)
+            default: return false
+            }
+            guard let call = SceneCallParams.scan(payload, range: range), case .instance(let text) = call.to,
+                let target = InstanceID(text), !SceneCallParams.isReserved(call.method)
+            else { return false }
+            if role == .scene, let from = call.from, from != instance?.description { return false }
+            if let timeout = call.timeout, !(timeout > 0 && timeout <= SceneCallParams.maximumTimeout) { return false }
+            unanswered.append(id)
+            deliver(call.method, params: call.params, timeout: call.timeout, to: target, id: id, expectsAnswer: true)
+            return true
+        }
+        guard role == .scene, envelope.error == nil, let range = envelope.result, case .integer(let number)? = envelope.id
+        else { return false }
+        resolveOutbound(number, .success(RawJSON(checked: Array(payload[range]))))
+        return true
+    }
+
+    /// Hands the answer to request `number` this side sent to whoever waits for it; an
+    /// answer to nothing (late, after a timeout) is dropped.
+    private func resolveOutbound(_ number: Int, _ answer: Result<RawJSON, WireError>) {
+        guard let call = outbound.removeValue(forKey: number) else { return }
+        if let timer = call.timer { connection.loop.cancel(timer) }
+        call.resolve(answer)
     }
 
     func connection(_ connection: SocketConnection, didFailFraming error: FramingError) {
@@ -117,11 +155,11 @@ final class Session: FrameHandler {
     // MARK: Answers
 
     func reply(_ id: JSONValue, result: JSONValue) {
-        connection.send(WireCodec.response(id: id, result: result))
+        connection.sendFramed(WireCodec.framedResponse(id: id, result: result))
     }
 
     func reply(_ id: JSONValue, error: WireError) {
-        connection.send(WireCodec.response(id: id, error: error))
+        connection.sendFramed(WireCodec.framedResponse(id: id, error: error))
     }
 
     /// Answers from any thread: the answer is written on the loop thread.
@@ -132,13 +170,29 @@ final class Session: FrameHandler {
     /// Answers a request counted in `unanswered` (a queued request, a relayed call); once
     /// the peer has stopped sending and nothing is left to answer, the connection closes.
     func complete(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        complete(id) {
+            switch outcome {
+            case .success(let result): WireCodec.framedResponse(id: id, result: result)
+            case .failure(let error): WireCodec.framedResponse(id: id, error: error)
+            }
+        }
+    }
+
+    /// Answers a relayed call with the scene's answer, its result as the scene wrote it.
+    func complete(_ id: JSONValue, relayed outcome: Result<RawJSON, WireError>) {
+        complete(id) {
+            switch outcome {
+            case .success(let result): WireCodec.framedResponse(id: id, result: result)
+            case .failure(let error): WireCodec.framedResponse(id: id, error: error)
+            }
+        }
+    }
+
+    private func complete(_ id: JSONValue, frame: () -> [UInt8]) {
         guard let index = unanswered.firstIndex(of: id) else { return }  // answered at shutdown
         unanswered.remove(at: index)
         guard !connection.isClosed else { return }
-        switch outcome {
-        case .success(let result): reply(id, result: result)
-        case .failure(let error): reply(id, error: error)
-        }
+        connection.sendFramed(frame())
         if inputEnded, unanswered.isEmpty {
             connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed)
         }
@@ -276,7 +330,7 @@ final class Session: FrameHandler {
 
 /// A request this side sent a scene, waiting for its answer.
 struct Outbound {
-    let resolve: (Result<JSONValue, WireError>) -> Void
+    let resolve: (Result<RawJSON, WireError>) -> Void
     let timer: LoopTimer?
 }
 

@@ -101,7 +101,8 @@ final class Supervisor {
                     continue
                 }
                 guard registry.declaration(of: message.0.scene)?.launch != nil else { continue }
-                supervisor.loop.execute { supervisor.value.slots[message.0]?.session?.notify(message.1, params: message.2) }
+                let params = RawJSON(message.2)
+                supervisor.loop.execute { supervisor.value.slots[message.0]?.session?.notify(message.1, params: params) }
             }
         }
     }
@@ -340,7 +341,7 @@ final class Supervisor {
             }
             slot.pingOutstanding = true
             let generation = slot.generation
-            session.request(SceneMethod.ping, params: .object([:]), timeout: nil) { [unowned self] _ in
+            session.request(SceneMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] _ in
                 // Any answer, even an error, means it is alive.
                 guard let slot = self.slots[slot.id], slot.generation == generation else { return }
                 slot.pingOutstanding = false
@@ -358,8 +359,8 @@ final class Supervisor {
             completion(true)
             return
         }
-        session.request(SceneMethod.close, params: WireCodec.json(SceneCloseParams(force: force)), timeout: configuration.closeGrace) { result in
-            if case .success(let answer) = result, answer["accepted"] == .bool(false), !force {
+        session.request(SceneMethod.close, params: RawJSON(WireCodec.json(SceneCloseParams(force: force))), timeout: configuration.closeGrace) { result in
+            if case .success(let answer) = result, answer.value["accepted"] == .bool(false), !force {
                 completion(false)
             } else {
                 completion(true)

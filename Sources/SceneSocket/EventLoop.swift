@@ -30,7 +30,9 @@ public final class EventLoop: Sendable {
         var closed = false
     }
     private let running = Atomic<Bool>(true)
-    private let loopThread = Locked<pthread_t?>(nil)
+    /// The loop thread's `pthread_t` while it runs, else 0: read on every loop-thread
+    /// check, so an atomic rather than a lock.
+    private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
     private let stopHandlers = Locked<[@Sendable () -> Void]>([])
     // Touched only on the loop thread (every access checks or runs there).
@@ -70,7 +72,8 @@ public final class EventLoop: Sendable {
 
     /// Whether the caller runs on this loop's thread.
     public var inEventLoop: Bool {
-        loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let thread = loopThread.load(ordering: .acquiring)
+        return thread != 0 && pthread_equal(thread, pthread_self()) != 0
     }
 
     /// Runs `work` on the loop thread. After the loop has stopped, `work` is dropped and
@@ -153,7 +156,7 @@ public final class EventLoop: Sendable {
     }
 
     private func run() {
-        loopThread.withLock { $0 = pthread_self() }
+        loopThread.store(pthread_self(), ordering: .releasing)
         var events = [scene_event](repeating: scene_event(), count: 256)
         while running.load(ordering: .acquiring) {
             let timeout = confined.timers.millisecondsUntilNext(from: .now)
@@ -193,7 +196,7 @@ public final class EventLoop: Sendable {
         confined.handlers.removeAll()
         close(epoll)
         close(wake)
-        loopThread.withLock { $0 = nil }
+        loopThread.store(0, ordering: .releasing)
         for handler in stopHandlers.withLock({ $0 }) { handler() }
         finished.signal()
     }

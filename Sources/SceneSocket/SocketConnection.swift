@@ -218,6 +218,10 @@ public final class SocketConnection: LoopHandler {
                     framingFailed = true
                     handler?.connection(self, didFailFraming: error)
                 }
+                // A short read took everything there was: the socket is level-triggered, so
+                // more input (or its end) wakes the loop again. Asking now would cost a
+                // system call that answers EAGAIN.
+                if count < scratch.count { return }
             } else if count == 0 {
                 if decoder.hasPartialFrame, !framingFailed, !inputEnded {
                     // Answers to the complete requests before the cut still go out.

@@ -17,8 +17,13 @@ public enum InboundMessage: Hashable, Sendable {
 
     /// Checks `payload` in the order of the protocol's §3.3.
     public static func classify(_ payload: UnsafeRawBufferPointer) -> InboundMessage {
+        classify(Envelope.scan(payload), of: payload)
+    }
+
+    /// Classifies `payload` from its envelope scan (for a caller that scanned it already).
+    public static func classify(_ scanned: Result<Envelope, Envelope.Failure>, of payload: UnsafeRawBufferPointer) -> InboundMessage {
         let envelope: Envelope
-        switch Envelope.scan(payload) {
+        switch scanned {
         case .success(let scanned):
             envelope = scanned
         case .failure(.parse(let error)):

@@ -66,6 +66,87 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     /// The longest `timeout` a call may ask for, in seconds (one hour).
     public static let maximumTimeout: Double = 3600
 
+    /// The members of `scene.call` / `scene.notify` params read straight from the
+    /// message, `params` left as the bytes to relay.
+    public struct Scanned: Sendable {
+        public var to: CallTarget
+        public var method: String
+        public var timeout: Double?
+        public var from: String?
+        /// The caller's `params` as it wrote them; nil when absent or `null`.
+        public var params: RawJSON?
+    }
+
+    /// Reads `scene.call` params at `range` of `message` (a range an ``Envelope`` scan
+    /// checked) without building the caller's `params`. Returns nil for anything but the
+    /// plain, well-typed shape, which the ``Decodable`` path then reports precisely.
+    public static func scan(_ message: UnsafeRawBufferPointer, range: Range<Int>) -> Scanned? {
+        var parser = JSONParser(bytes: UnsafeRawBufferPointer(rebasing: message[range]))
+        var to: CallTarget?
+        var method: String?
+        var timeout: Double?
+        var from: String?
+        var params: Range<Int>?
+        do throws(JSONParseError) {
+            guard parser.consume(UInt8(ascii: "{")) else { return nil }
+            parser.depth = 2  // inside the message and its params
+            parser.skipWhitespace()
+            if parser.consume(UInt8(ascii: "}")) { return nil }
+            while true {
+                parser.skipWhitespace()
+                let key = try parser.parseString()
+                parser.skipWhitespace()
+                guard parser.consume(UInt8(ascii: ":")) else { return nil }
+                parser.skipWhitespace()
+                switch key {
+                case "to":
+                    switch try parser.parseValue() {
+                    case .string(let id): to = .instance(id)
+                    case .object(let members):
+                        guard case .string(let scene)? = members["scene"] else { return nil }
+                        to = .scene(scene)
+                    default: return nil
+                    }
+                case "method":
+                    guard case .string(let name) = try parser.parseValue() else { return nil }
+                    method = name
+                case "timeout":
+                    switch try parser.parseValue() {
+                    case .integer(let seconds): timeout = Double(seconds)
+                    case .double(let seconds): timeout = seconds
+                    case .null: timeout = nil
+                    default: return nil
+                    }
+                case "from":
+                    switch try parser.parseValue() {
+                    case .string(let id): from = id
+                    case .null: from = nil
+                    default: return nil
+                    }
+                case "params":
+                    let start = parser.offset
+                    try parser.skipValue()
+                    params = start..<parser.offset
+                default:
+                    try parser.skipValue()
+                }
+                parser.skipWhitespace()
+                if parser.consume(UInt8(ascii: ",")) { continue }
+                guard parser.consume(UInt8(ascii: "}")) else { return nil }
+                break
+            }
+        } catch {
+            return nil
+        }
+        guard let to, let method else { return nil }
+        var raw: RawJSON?
+        if let params {
+            let text = RawJSON(checked: Array(UnsafeRawBufferPointer(rebasing: message[range])[params]))
+            raw = text.isNull ? nil : text
+        }
+        return Scanned(to: to, method: method, timeout: timeout, from: from, params: raw)
+    }
+
     /// Whether `method` is reserved for the coordinator: `scene.…` and `flow.…` names.
     public static func isReserved(_ method: String) -> Bool {
         method.hasPrefix("scene.") || method.hasPrefix("flow.")

@@ -5,22 +5,40 @@ public import SceneFlow
 public enum WireCodec {
     /// A response carrying `result`.
     public static func response(id: JSONValue, result: JSONValue) -> [UInt8] {
+        Array(responseText(id: id, result: result).utf8)
+    }
+
+    /// A response carrying `error`.
+    public static func response(id: JSONValue, error: WireError) -> [UInt8] {
+        Array(responseText(id: id, error: error).utf8)
+    }
+
+    /// A framed response carrying `result` (the frame's header included).
+    public static func framedResponse(id: JSONValue, result: JSONValue) -> [UInt8] {
+        framed(responseText(id: id, result: result))
+    }
+
+    /// A framed response carrying `error`.
+    public static func framedResponse(id: JSONValue, error: WireError) -> [UInt8] {
+        framed(responseText(id: id, error: error))
+    }
+
+    private static func responseText(id: JSONValue, result: JSONValue) -> String {
         var text = #"{"jsonrpc":"2.0","id":"#
         id.write(to: &text)
         text += #","result":"#
         result.write(to: &text)
         text += "}"
-        return Array(text.utf8)
+        return text
     }
 
-    /// A response carrying `error`.
-    public static func response(id: JSONValue, error: WireError) -> [UInt8] {
+    private static func responseText(id: JSONValue, error: WireError) -> String {
         var text = #"{"jsonrpc":"2.0","id":"#
         id.write(to: &text)
         text += #","error":"#
         error.json.write(to: &text)
         text += "}"
-        return Array(text.utf8)
+        return text
     }
 
     /// A request (`id` given) or a notification (`id` nil).
@@ -39,6 +57,84 @@ public enum WireCodec {
         }
         text += "}"
         return Array(text.utf8)
+    }
+
+    // MARK: Frames, written straight into bytes
+
+    /// `text` as a frame: its 4-byte length, then its UTF-8 bytes, in one array.
+    public static func framed(_ text: String) -> [UInt8] {
+        var bytes = frameStart(capacity: text.utf8.count)
+        bytes.append(contentsOf: text.utf8)
+        frameEnd(&bytes)
+        return bytes
+    }
+
+    /// A framed response carrying `result` exactly as it was written.
+    public static func framedResponse(id: JSONValue, result: RawJSON) -> [UInt8] {
+        var bytes = frameStart(capacity: 48 + result.bytes.count)
+        appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+        appendJSON(id, to: &bytes)
+        appendText(#","result":"#, to: &bytes)
+        bytes.append(contentsOf: result.bytes)
+        bytes.append(UInt8(ascii: "}"))
+        frameEnd(&bytes)
+        return bytes
+    }
+
+    /// A framed request (`id` given) or notification with `params` exactly as written.
+    public static func framedRequest(id: Int?, method: String, params: RawJSON?) -> [UInt8] {
+        var bytes = frameStart(capacity: 64 + method.utf8.count + (params?.bytes.count ?? 0))
+        appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
+        if let id {
+            appendText(#""id":"#, to: &bytes)
+            bytes.append(contentsOf: String(id).utf8)
+            bytes.append(UInt8(ascii: ","))
+        }
+        appendText(#""method":"#, to: &bytes)
+        appendJSON(.string(method), to: &bytes)
+        if let params {
+            appendText(#","params":"#, to: &bytes)
+            bytes.append(contentsOf: params.bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        frameEnd(&bytes)
+        return bytes
+    }
+
+    private static func frameStart(capacity: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0, 0, 0, 0]
+        bytes.reserveCapacity(4 + capacity)
+        return bytes
+    }
+
+    /// Writes the frame's length into its first four bytes.
+    private static func frameEnd(_ bytes: inout [UInt8]) {
+        let length = UInt32(bytes.count - 4)
+        bytes[0] = UInt8(length >> 24)
+        bytes[1] = UInt8(length >> 16 & 0xFF)
+        bytes[2] = UInt8(length >> 8 & 0xFF)
+        bytes[3] = UInt8(length & 0xFF)
+    }
+
+    private static func appendText(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `value` as compact JSON; integers and plain strings without a detour
+    /// through `String`.
+    private static func appendJSON(_ value: JSONValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .integer(let number):
+            bytes.append(contentsOf: String(number).utf8)
+        case .string(let text) where text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }):
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        default:
+            var text = ""
+            value.write(to: &text)
+            bytes.append(contentsOf: text.utf8)
+        }
     }
 
     /// The params of an `event` notification: `{seq, type, …}` with the event's members.

@@ -1,0 +1,27 @@
+public import SceneFlow
+
+/// JSON text that was checked already, kept as its bytes: what a relay passes on from one
+/// peer to another without building a ``JSONValue`` and writing it out again. The text
+/// goes out exactly as it came in (its key order, spacing and number spelling too).
+public struct RawJSON: Hashable, Sendable {
+    /// The UTF-8 text of one JSON value.
+    public let bytes: [UInt8]
+
+    /// Bytes known to hold one valid JSON value (a range an ``Envelope`` scan checked).
+    public init(checked bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The compact text of `value`.
+    public init(_ value: JSONValue) {
+        bytes = Array(value.description.utf8)
+    }
+
+    /// The value, built on demand.
+    public var value: JSONValue {
+        (try? JSONParser.parse(bytes)) ?? .null
+    }
+
+    /// Whether the text is JSON `null` (which a relay treats as absent).
+    public var isNull: Bool { bytes == Array("null".utf8) }
+}
