@@ -54,3 +54,46 @@ public func residentKiB(_ pid: Int32) -> Int {
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
 }
+
+/// The `p`-quantile (0...1) of `values`, nearest rank; 0 for none.
+public func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+/// CPU time a process has used so far, user and system, in seconds (fields 14 and 15 of
+/// `/proc/<pid>/stat`, in clock ticks); nil when the process is gone.
+public func cpuSeconds(_ pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let end = text.lastIndex(of: ")")
+    else { return nil }
+    // Field 3 comes after the command name, which may hold spaces and parentheses.
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Runs a program to completion and returns its standard output; throws when it fails.
+@discardableResult
+public func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw BenchError("\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A benchmark that cannot go on, and why.
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

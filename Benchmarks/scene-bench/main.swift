@@ -1,9 +1,9 @@
 // scene-bench: what scene processes cost. Spawn-to-active latency of the Swift example
-// scene, `scene.call` round trips through the coordinator to a scene process (1 and 16
-// callers), and the coordinator's memory with 50 live scene processes.
+// scene, and the coordinator's memory with 50 live scene processes. (`scene.call` round
+// trips are measured by wire-bench, side by side with D-Bus.)
 //
 // Run with `swift build -c release && swift run -c release scene-bench [--opens N]
-// [--seconds S] [--rounds R]`. The coordinator is the release `scenectl serve`, in a
+// [--rounds R]`. The coordinator is the release `scenectl serve`, in a
 // process of its own (its memory is read from /proc), and the scene processes are the
 // release `swift-scene`, both next to this executable.
 import BenchSupport
@@ -19,13 +19,7 @@ for executable in [sceneExecutable, scenectl] where !FileManager.default.isExecu
     exit(2)
 }
 let opens = Int(option("--opens", default: 100))
-let duration = option("--seconds", default: 2)
 let rounds = max(1, Int(option("--rounds", default: 3)))
-
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-}
 
 let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("scene-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -71,44 +65,6 @@ for _ in 0..<rounds {
 print("spawn to active (ms; \(opens) opens per round; min  median  max of \(rounds) rounds)")
 print("  p50  " + spread(spawnRounds.map(\.p50), format: "%.2f"))
 print("  p99  " + spread(spawnRounds.map(\.p99), format: "%.2f"))
-
-// scene.call round trips: caller → coordinator → scene process → coordinator → caller.
-let target = try await control.open("scene").instance.id
-func calls(callers: Int) async throws -> (perSecond: Double, p50: Double, p99: Double) {
-    let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
-        for index in 0..<callers {
-            group.addTask { try await SceneConnection.connect(path: socket, client: "caller-\(index)", timeout: 30) }
-        }
-        return try await group.reduce(into: []) { $0.append($1) }
-    }
-    defer { connections.forEach { $0.close() } }
-    let deadline = clock.now + .milliseconds(Int(duration * 1000))
-    let results = try await withThrowingTaskGroup(of: [Double].self) { group in
-        for connection in connections {
-            group.addTask {
-                var latencies: [Double] = []
-                while clock.now < deadline {
-                    let start = clock.now
-                    _ = try await connection.callScene(.instance(target), method: "echo", params: ["n": 1])
-                    latencies.append(seconds(clock.now - start) * 1e6)
-                }
-                return latencies
-            }
-        }
-        return try await group.reduce(into: []) { $0 += $1 }
-    }
-    return (Double(results.count) / duration, percentile(results, 0.5), percentile(results, 0.99))
-}
-for callers in [1, 16] {
-    var measured: [(perSecond: Double, p50: Double, p99: Double)] = []
-    for _ in 0..<rounds { measured.append(try await calls(callers: callers)) }
-    print("scene.call with \(callers) caller\(callers == 1 ? "" : "s") (min  median  max of \(rounds) rounds of \(duration) s)")
-    print("  calls/s   " + spread(measured.map(\.perSecond), format: "%.0f"))
-    print("  p50 (µs)  " + spread(measured.map(\.p50), format: "%.0f"))
-    print("  p99 (µs)  " + spread(measured.map(\.p99), format: "%.0f"))
-    print("  coordinator RSS after: \(residentKiB(coordinatorPID) / 1024) MiB")
-}
-_ = try await control.dismiss(instance: target, force: true)
 
 // Memory: 50 live scene processes, each with a connection and a supervised slot.
 let before = residentKiB(coordinatorPID)

@@ -1,113 +1,537 @@
-// wire-bench: `ping` and `flow.send` round trips through a coordinator with 1 and 64
-// connections, against a C length-prefixed echo server (the physical limit of a Unix
-// socket here), in interleaved rounds of the same run.
+// wire-bench: the coordinator against its anchors, side by side in one run.
 //
-// Run with `swift run -c release wire-bench [--seconds S] [--rounds N]`. It needs gcc: the
-// echo server and the load generator (both C, so that the same client drives both
-// servers) are built from Benchmarks/wire-bench/c into a temporary folder.
+// - The relay: a `scene.call` from a client through the coordinator to a scene process and
+//   back, against a D-Bus method call from a client through a private `dbus-daemon` to a
+//   service and back. C endpoints on both sides (Benchmarks/c: loadgen + scene, and
+//   dbus-loadgen + dbus-service), so that what differs is the bus; the coordinator is also
+//   measured with the Swift example scene and SceneClient callers.
+// - The limit: `ping` and `flow.send` against a C length-prefixed echo server.
+// - Scale: 1,000 control connections making 100 requests each, and 100 connected C scene
+//   processes receiving flow events (fan-out latency); the coordinator's RSS at each step.
+//
+// 1, 16 and 64 callers; every case once per round, the cases alternating within a round
+// (coordinator, D-Bus, coordinator, ...), several rounds: min, median and max are reported.
+// CPU time per call is read from /proc/<pid>/stat of the coordinator and of dbus-daemon.
+//
+// Run it through Benchmarks/run.sh, which builds what it needs. By hand, after
+// `swift build -c release`: `.build/release/wire-bench [--seconds S] [--rounds N]
+// [--dbus] [--out FOLDER] [--appendix FOLDER]`. `--dbus` needs dbus-daemon and libdbus's
+// headers; `--out` writes FOLDER/RESULTS.md and FOLDER/results.svg, and `--appendix` adds
+// the output of the other benchmarks (FOLDER/*.txt) to RESULTS.md.
 import BenchSupport
 import Foundation
+import Glibc
 import SceneClient
-import SceneCoordinator
-import SceneCore
 import SceneFlow
 
-let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("c")
+// MARK: Set-up
+
+func argument(after name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let duration = option("--seconds", default: 2)
+let rounds = max(1, Int(option("--rounds", default: 3)))
+let withDBus = CommandLine.arguments.contains("--dbus")
+let concurrency = [1, 16, 64]
+
+let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    .deletingLastPathComponent()
+let scenectl = here.appendingPathComponent("scenectl").path
+let swiftScene = here.appendingPathComponent("swift-scene").path
+for executable in [scenectl, swiftScene] where !FileManager.default.isExecutableFile(atPath: executable) {
+    FileHandle.standardError.write(Data("wire-bench: \(executable) is missing; run `swift build -c release` first\n".utf8))
+    exit(2)
+}
+let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("c")
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("wire-bench-\(getpid())")
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 defer { try? FileManager.default.removeItem(at: work) }
+func path(_ name: String) -> String { work.appendingPathComponent(name).path }
 
-/// Runs a program to completion and returns its standard output.
-@discardableResult
-func run(_ executable: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw NSError(domain: "wire-bench", code: Int(process.terminationStatus),
-                      userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) failed"])
+/// Compiles Benchmarks/c/NAME.c into the work folder.
+func compile(_ name: String, flags: [String] = []) throws -> String {
+    try runProgram("/usr/bin/gcc", ["-O2", "-Wall", "-pthread", "-o", path(name), sources.appendingPathComponent("\(name).c").path] + flags)
+    return path(name)
+}
+let loadgen = try compile("loadgen")
+let echoServer = try compile("echo")
+let cScene = try compile("scene")
+var dbusFlags: [String] = []
+if withDBus {
+    dbusFlags = try runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "dbus-1"])
+        .split(whereSeparator: \.isWhitespace).map(String.init)
+}
+
+/// Processes this run started; ended when it ends.
+final class Servers {
+    var processes: [Process] = []
+    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        return process
     }
-    return String(decoding: data, as: UTF8.self)
+    /// SIGTERM, then SIGKILL for what is still running after 2 s (dbus-daemon without a
+    /// session to end ignores SIGTERM).
+    func stopAll() {
+        for process in processes where process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(2)
+        while processes.contains(where: \.isRunning), Date() < deadline { usleep(10_000) }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes { process.waitUntilExit() }
+    }
+}
+let servers = Servers()
+defer { servers.stopAll() }
+
+/// The first line a process writes.
+func firstLine(of pipe: Pipe) -> String {
+    var data = Data()
+    while !data.contains(UInt8(ascii: "\n")) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        data.append(chunk)
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
 }
 
-let gcc = "/usr/bin/gcc"
-try run(gcc, ["-O2", "-o", work.appendingPathComponent("echo").path, sources.appendingPathComponent("echo.c").path])
-try run(gcc, ["-O2", "-pthread", "-o", work.appendingPathComponent("loadgen").path, sources.appendingPathComponent("loadgen.c").path])
+// The C echo server: the limit.
+let echoSocket = path("echo.sock")
+let echoReady = Pipe()
+_ = try servers.start(echoServer, [echoSocket], output: echoReady)
+_ = firstLine(of: echoReady)
 
-let duration = Int(option("--seconds", default: 2))
-let rounds = max(1, Int(option("--rounds", default: 3)))
-
-// The C echo server, in its own process.
-let echoPath = work.appendingPathComponent("echo.sock").path
-let echo = Process()
-echo.executableURL = work.appendingPathComponent("echo")
-echo.arguments = [echoPath]
-let echoOutput = Pipe()
-echo.standardOutput = echoOutput
-try echo.run()
-defer {
-    echo.terminate()
-    echo.waitUntilExit()
+// The coordinator, in a process of its own (its CPU time and memory are read from /proc).
+let manifest: JSONValue = [
+    "app": "wire-bench",
+    "scenes": [
+        ["id": "board", "kind": "window"],
+        ["id": "c-echo", "kind": "window", "launch": ["command": [.string(cScene)]]],
+        ["id": "swift-echo", "kind": "window", "launch": ["command": [.string(swiftScene)]]],
+        ["id": "listener", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "1"]]],
+    ],
+]
+try manifest.description.write(toFile: path("bench.json"), atomically: true, encoding: .utf8)
+let coordinatorSocket = path("coordinator.sock")
+let coordinator = try servers.start(
+    scenectl, ["serve", "--manifest", path("bench.json"), "--socket", coordinatorSocket],
+    environment: ["SCENE_EXIT_WITH_PARENT": "1"])
+var connected: SceneConnection?
+for _ in 0..<1000 where connected == nil {
+    connected = try? await SceneConnection.connect(path: coordinatorSocket, client: "wire-bench", timeout: 30)
+    if connected == nil { try await Task.sleep(for: .milliseconds(10)) }
 }
-_ = echoOutput.fileHandleForReading.availableData  // "ready"
+guard let control = connected else { throw BenchError("the coordinator did not start") }
+let rssAtStart = residentKiB(coordinator.processIdentifier)
+for _ in 1...64 { _ = try await control.open("board") }
+let cEcho = try await control.open("c-echo").instance.id
+let swiftEcho = try await control.open("swift-echo").instance.id
 
-// The coordinator, serving the demo app, with 64 viewers open for flow.send.
-let coordinatorPath = work.appendingPathComponent("demo.sock").path
-let coordinator = try Coordinator(
-    registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: coordinatorPath))
-defer { coordinator.stop() }
-let setup = try await SceneConnection.connect(path: coordinatorPath, client: "wire-bench")
-for value in 1...64 { try await setup.open("viewer", value: .integer(value)) }
-setup.close()
+// The private bus: its own config, on a socket in the work folder.
+var dbusDaemon: Process?
+var busAddress = ""
+if withDBus {
+    let config = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(path("bus.sock"))</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+    try config.write(toFile: path("bus.conf"), atomically: true, encoding: .utf8)
+    let addressPipe = Pipe()
+    dbusDaemon = try servers.start("/usr/bin/dbus-daemon", ["--config-file=\(path("bus.conf"))", "--nofork", "--print-address=1"], output: addressPipe)
+    busAddress = firstLine(of: addressPipe)
+    guard busAddress.hasPrefix("unix:") else { throw BenchError("dbus-daemon did not start") }
+    let service = try compile("dbus-service", flags: dbusFlags)
+    _ = try compile("dbus-loadgen", flags: dbusFlags)
+    let serviceReady = Pipe()
+    _ = try servers.start(service, [busAddress], output: serviceReady)
+    guard firstLine(of: serviceReady) == "ready" else { throw BenchError("the D-Bus service did not start") }
+}
+
+// MARK: Cases
 
 let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":[1],"role":"control","client":"loadgen"}}"#
 let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
-let push = #"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"viewer-%d","intent":{"type":"push","route":{"screen":"page"}}}}"#
-let pop = #"{"jsonrpc":"2.0","id":3,"method":"flow.send","params":{"instance":"viewer-%d","intent":{"type":"pop"}}}"#
+let push = #"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"board-%d","intent":{"type":"push","route":{"screen":"page"}}}}"#
+let pop = #"{"jsonrpc":"2.0","id":3,"method":"flow.send","params":{"instance":"board-%d","intent":{"type":"pop"}}}"#
+let sceneCall = #"{"jsonrpc":"2.0","id":4,"method":"scene.call","params":{"to":"\#(cEcho)","method":"echo","params":{"n":1}}}"#
+
+enum Driver {
+    /// The C load generator against a length-prefixed JSON socket.
+    case frames(socket: String, hello: String, requests: [String])
+    /// The libdbus load generator against the private bus.
+    case dbus
+    /// SceneClient connections in this process, calling the Swift scene.
+    case sceneClient
+}
+
+struct Measurement {
+    var perSecond: Double
+    var p50: Double
+    var p99: Double
+    /// Microseconds of the server's CPU per call (coordinator or dbus-daemon).
+    var cpu: Double?
+}
 
 struct Case {
+    let key: String
     let label: String
-    let connections: Int
-    let arguments: [String]
-    var throughput: [Double] = []
-    var p50: [Double] = []
-    var p99: [Double] = []
+    let callers: Int
+    let driver: Driver
+    let server: Int32?
+    var runs: [Measurement] = []
+
+    func median(_ field: (Measurement) -> Double) -> Double { BenchSupport.median(runs.map(field)) }
 }
 
-var cases = [
-    Case(label: "C echo", connections: 1, arguments: [echoPath, "1", "\(duration)", "-", ping]),
-    Case(label: "coordinator ping", connections: 1, arguments: [coordinatorPath, "1", "\(duration)", hello, ping]),
-    Case(label: "coordinator flow.send", connections: 1, arguments: [coordinatorPath, "1", "\(duration)", hello, push, pop]),
-    Case(label: "C echo", connections: 64, arguments: [echoPath, "64", "\(duration)", "-", ping]),
-    Case(label: "coordinator ping", connections: 64, arguments: [coordinatorPath, "64", "\(duration)", hello, ping]),
-    Case(label: "coordinator flow.send", connections: 64, arguments: [coordinatorPath, "64", "\(duration)", hello, push, pop]),
-]
-
-print("wire-bench: \(rounds) interleaved rounds of \(duration) s per case; the same C client drives both servers")
-for _ in 0..<rounds {
-    for index in cases.indices {
-        let fields = try run(work.appendingPathComponent("loadgen").path, cases[index].arguments)
-            .split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        cases[index].throughput.append(fields[2])
-        cases[index].p50.append(fields[3])
-        cases[index].p99.append(fields[4])
+var cases: [Case] = []
+for callers in concurrency {
+    cases.append(Case(key: "echo", label: "C echo (the limit)", callers: callers,
+                      driver: .frames(socket: echoSocket, hello: "-", requests: [ping]), server: nil))
+    cases.append(Case(key: "ping", label: "coordinator ping", callers: callers,
+                      driver: .frames(socket: coordinatorSocket, hello: hello, requests: [ping]), server: coordinator.processIdentifier))
+    cases.append(Case(key: "flow", label: "coordinator flow.send", callers: callers,
+                      driver: .frames(socket: coordinatorSocket, hello: hello, requests: [push, pop]), server: coordinator.processIdentifier))
+    cases.append(Case(key: "call", label: "scene.call, C scene", callers: callers,
+                      driver: .frames(socket: coordinatorSocket, hello: hello, requests: [sceneCall]), server: coordinator.processIdentifier))
+    if withDBus {
+        cases.append(Case(key: "dbus", label: "D-Bus call, C service", callers: callers, driver: .dbus, server: dbusDaemon!.processIdentifier))
     }
+    cases.append(Case(key: "swift", label: "scene.call, Swift scene + SceneClient", callers: callers,
+                      driver: .sceneClient, server: coordinator.processIdentifier))
 }
 
-print("  case                            requests/s (min median max)        p50 µs   p99 µs   (medians)")
-for entry in cases {
-    print("  " + padded("\(entry.label), \(entry.connections) conn", 30) + spread(entry.throughput, format: "%9.0f")
-        + "   " + String(format: "%7.1f  %7.1f", median(entry.p50), median(entry.p99)))
+/// Parses the load generators' line: calls, seconds, calls/s, p50, p99, failed.
+func parse(_ line: String) throws -> (calls: Double, measurement: Measurement) {
+    let fields = line.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+    guard fields.count == 6, fields[5] == 0 else { throw BenchError("a load generator failed: \(line)") }
+    return (fields[0], Measurement(perSecond: fields[2], p50: fields[3], p99: fields[4]))
 }
-let measured = cases
-func find(_ label: String, _ connections: Int) -> Case { measured.first { $0.label == label && $0.connections == connections }! }
-let echo64 = find("C echo", 64), ping64 = find("coordinator ping", 64)
-let echo1 = find("C echo", 1), ping1 = find("coordinator ping", 1)
-print(String(format: "  ping throughput at 64 connections: %.2fx the C echo (aim: at least 0.5x)",
-             median(ping64.throughput) / median(echo64.throughput)))
-print(String(format: "  ping p50 with 1 connection: %.2fx the C echo's (aim: within 1.5x)", median(ping1.p50) / median(echo1.p50)))
+
+/// SceneClient callers, each on its own connection, calling the Swift scene in a loop.
+func sceneClientCalls(callers: Int) async throws -> (calls: Double, measurement: Measurement) {
+    let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
+        for index in 0..<callers {
+            group.addTask { try await SceneConnection.connect(path: coordinatorSocket, client: "caller-\(index)", timeout: 30) }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+    }
+    defer { connections.forEach { $0.close() } }
+    let clock = ContinuousClock()
+    let deadline = clock.now + .milliseconds(Int(duration * 1000))
+    let started = clock.now
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for connection in connections {
+            group.addTask {
+                var latencies: [Double] = []
+                while clock.now < deadline {
+                    let start = clock.now
+                    _ = try await connection.callScene(.instance(swiftEcho), method: "echo", params: ["n": 1])
+                    latencies.append(seconds(clock.now - start) * 1e6)
+                }
+                return latencies
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+    let elapsed = seconds(clock.now - started)
+    return (Double(latencies.count),
+            Measurement(perSecond: Double(latencies.count) / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)))
+}
+
+@MainActor func measure(_ entry: Case) async throws -> Measurement {
+    let before = entry.server.flatMap(cpuSeconds)
+    let result: (calls: Double, measurement: Measurement)
+    let length = String(format: "%.0f", duration)
+    switch entry.driver {
+    case .frames(let socket, let hello, let requests):
+        result = try parse(runProgram(loadgen, [socket, "\(entry.callers)", length, hello] + requests))
+    case .dbus:
+        result = try parse(runProgram(path("dbus-loadgen"), [busAddress, "\(entry.callers)", length]))
+    case .sceneClient:
+        result = try await sceneClientCalls(callers: entry.callers)
+    }
+    var measurement = result.measurement
+    if let before, let after = entry.server.flatMap(cpuSeconds), result.calls > 0 {
+        measurement.cpu = (after - before) / result.calls * 1e6
+    }
+    return measurement
+}
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+print("wire-bench: \(cores) cores; \(rounds) rounds of \(Int(duration)) s per case; D-Bus: \(withDBus ? "measured" : "skipped (run with --dbus)")")
+for round in 1...rounds {
+    for index in cases.indices {
+        cases[index].runs.append(try await measure(cases[index]))
+    }
+    print("  round \(round) of \(rounds) done")
+}
+
+// MARK: Scale
+
+/// Runs the load generator while sampling the coordinator's RSS; returns its result and
+/// the largest RSS seen.
+func scaleRun(callers: Int, requests: Int, templates: [String]) throws -> (line: String, peakKiB: Int) {
+    let output = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: loadgen)
+    process.arguments = [coordinatorSocket, "\(callers)", "x\(requests)", hello] + templates
+    process.standardOutput = output
+    try process.run()
+    var peak = residentKiB(coordinator.processIdentifier)
+    while process.isRunning {
+        peak = max(peak, residentKiB(coordinator.processIdentifier))
+        usleep(20_000)  // sampling, not waiting for anything
+    }
+    process.waitUntilExit()
+    let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    guard process.terminationStatus == 0 else { throw BenchError("the 1,000-connection run failed: \(line)") }
+    return (line.trimmingCharacters(in: .whitespacesAndNewlines), peak)
+}
+
+let rssBeforeScale = residentKiB(coordinator.processIdentifier)
+let thousand = try scaleRun(callers: 1000, requests: 100, templates: [ping, sceneCall])
+let thousandResult = try parse(thousand.line)
+let rssAfterThousand = residentKiB(coordinator.processIdentifier)
+
+// 100 C scene processes, each subscribed to flow events.
+let listeners = 100
+for _ in 0..<listeners { _ = try await control.open("listener") }
+let rssWithListeners = residentKiB(coordinator.processIdentifier)
+let listenerIDs = (1...listeners).map { "listener-\($0)" }
+// A scene answers in order and subscribes before it reads anything else, so an answer
+// from each means every subscription is in place; it also clears their samples.
+for id in listenerIDs { _ = try await control.callScene(.instance(id), method: "report") }
+let fanoutBoard = try await control.open("board").instance.id
+let events = 200
+for _ in 0..<events {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let sent = Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+    _ = try await control.call("flow.send", params: ["instance": .string(fanoutBoard), "intent": ["type": "push", "route": ["screen": "tick", "t": .integer(sent)]]])
+    _ = try await control.call("flow.send", params: ["instance": .string(fanoutBoard), "intent": ["type": "pop"]])
+    try await Task.sleep(for: .milliseconds(5))  // pacing: one event at a time, not a queue
+}
+var fanout: [Double] = []
+let clock = ContinuousClock()
+let collectDeadline = clock.now + .seconds(30)
+for id in listenerIDs {
+    // The last events may still be on their way to a scene: ask until it has them all.
+    var received: [Double] = []
+    while received.count < events, clock.now < collectDeadline {
+        let report = try await control.callScene(.instance(id), method: "report")
+        received += report["latencies"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+        if received.count < events { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    fanout += received
+}
+let rssAfterFanout = residentKiB(coordinator.processIdentifier)
+_ = try await control.dismiss(scene: "listener", force: true)
+control.close()
+
+// MARK: Report
+
+@MainActor func find(_ key: String, _ callers: Int) -> Case? { cases.first { $0.key == key && $0.callers == callers } }
+func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", a / b) }
+func f0(_ value: Double) -> String { String(format: "%.0f", value) }
+func f1(_ value: Double) -> String { String(format: "%.1f", value) }
+func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1024) }
+func spreadText(_ values: [Double], _ format: (Double) -> String) -> String {
+    let sorted = values.sorted()
+    return "\(format(sorted.first!)) / \(format(BenchSupport.median(sorted))) / \(format(sorted.last!))"
+}
+
+var lines: [String] = []
+lines.append("## Every case (min / median / max of \(rounds) rounds of \(Int(duration)) s)")
+lines.append("")
+lines.append("| case | callers | calls/s | p50 µs | p99 µs | server CPU µs/call |")
+lines.append("|---|---:|---:|---:|---:|---:|")
+for entry in cases {
+    let cpu = entry.runs.compactMap(\.cpu)
+    lines.append("| \(entry.label) | \(entry.callers) | \(spreadText(entry.runs.map(\.perSecond), f0)) | \(spreadText(entry.runs.map(\.p50), f1)) | \(spreadText(entry.runs.map(\.p99), f1)) | \(cpu.isEmpty ? "—" : spreadText(cpu, f1)) |")
+}
+lines.append("")
+
+// The aims, as ratios of medians from this run.
+struct Aim {
+    let text: String
+    let measured: String
+    let met: Bool?
+}
+var aims: [Aim] = []
+if withDBus {
+    for callers in [16, 64] {
+        let call = find("call", callers)!, dbus = find("dbus", callers)!
+        let times = call.median(\.perSecond) / dbus.median(\.perSecond)
+        aims.append(Aim(text: "scene.call throughput at \(callers) callers ≥ 2x D-Bus's",
+                        measured: "\(f0(call.median(\.perSecond))) vs \(f0(dbus.median(\.perSecond))) calls/s: \(ratio(call.median(\.perSecond), dbus.median(\.perSecond)))",
+                        met: times >= 2))
+    }
+    let call1 = find("call", 1)!, dbus1 = find("dbus", 1)!
+    aims.append(Aim(text: "scene.call p50 with 1 caller ≤ D-Bus's",
+                    measured: "\(f1(call1.median(\.p50))) vs \(f1(dbus1.median(\.p50))) µs: \(ratio(call1.median(\.p50), dbus1.median(\.p50)))",
+                    met: call1.median(\.p50) <= dbus1.median(\.p50)))
+    for callers in [16, 64] {
+        let call = find("call", callers)!, dbus = find("dbus", callers)!
+        let coordinatorCPU = BenchSupport.median(call.runs.compactMap(\.cpu)), daemonCPU = BenchSupport.median(dbus.runs.compactMap(\.cpu))
+        aims.append(Aim(text: "coordinator CPU per relayed call at \(callers) callers < 10 µs",
+                        measured: "\(f1(coordinatorCPU)) µs (dbus-daemon: \(f1(daemonCPU)) µs)", met: coordinatorCPU < 10))
+    }
+} else {
+    aims.append(Aim(text: "scene.call against D-Bus", measured: "skipped: D-Bus was not measured (run with --with-dbus)", met: nil))
+}
+let ping64 = find("ping", 64)!, echo64 = find("echo", 64)!
+aims.append(Aim(text: "ping throughput at 64 connections ≥ 0.5x the C echo's",
+                measured: "\(f0(ping64.median(\.perSecond))) vs \(f0(echo64.median(\.perSecond))) requests/s: \(ratio(ping64.median(\.perSecond), echo64.median(\.perSecond)))",
+                met: ping64.median(\.perSecond) >= 0.5 * echo64.median(\.perSecond)))
+
+var summary: [String] = []
+summary.append("## Aims (ratios of medians, this run)")
+summary.append("")
+summary.append("| aim | measured | met |")
+summary.append("|---|---|---|")
+for aim in aims {
+    summary.append("| \(aim.text) | \(aim.measured) | \(aim.met.map { $0 ? "yes" : "**no**" } ?? "—") |")
+}
+summary.append("")
+
+var scale: [String] = []
+scale.append("## Scale")
+scale.append("")
+scale.append("| step | result | coordinator RSS |")
+scale.append("|---|---|---|")
+scale.append("| at start (64 virtual boards and 2 scene processes open after it) | | \(mib(rssAtStart)) |")
+scale.append("| after the comparison runs | | \(mib(rssBeforeScale)) |")
+scale.append("| 1,000 control connections × 100 requests (ping and scene.call, alternating) | \(f0(thousandResult.calls)) of 100000 answered, \(f0(thousandResult.measurement.perSecond)) requests/s, p50 \(f1(thousandResult.measurement.p50)) µs, p99 \(f1(thousandResult.measurement.p99)) µs | peak \(mib(thousand.peakKiB)), after \(mib(rssAfterThousand)) |")
+scale.append("| 100 C scene processes connected, each subscribed to flow events | | \(mib(rssWithListeners)) |")
+scale.append("| fan-out: \(events) flow changes, each an event to 100 scenes (paced 5 ms apart) | \(fanout.count) of \(events * listeners) events received; latency p50 \(f1(percentile(fanout, 0.5))) µs, p99 \(f1(percentile(fanout, 0.99))) µs, max \(f1(fanout.max() ?? 0)) µs | \(mib(rssAfterFanout)) |")
+scale.append("")
+
+print("")
+for line in summary + scale + lines { print(line) }
+
+// MARK: Files
+
+/// A chart of throughput and p50 latency against callers, one line per server.
+func chart(_ cases: [Case]) -> String {
+    func find(_ key: String, _ callers: Int) -> Case? { cases.first { $0.key == key && $0.callers == callers } }
+    let series: [(key: String, name: String, color: String)] = [
+        ("echo", "C echo (the limit)", "#888888"),
+        ("ping", "coordinator ping", "#2b8cbe"),
+        ("flow", "coordinator flow.send", "#7bccc4"),
+        ("call", "coordinator scene.call (C scene)", "#d7301f"),
+        ("dbus", "D-Bus method call (C service)", "#6a51a3"),
+        ("swift", "coordinator scene.call (Swift scene, SceneClient)", "#fc8d59"),
+    ].filter { key, _, _ in cases.contains { $0.key == key } }
+    let width = 980.0, height = 470.0, panelWidth = 400.0, panelHeight = 300.0, top = 60.0
+    var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" font-family="sans-serif" font-size="12">"##
+    svg += ##"<rect width="100%" height="100%" fill="white"/>"##
+    svg += ##"<text x="20" y="28" font-size="16" font-weight="bold">SceneCoordinator against D-Bus and the C echo limit (medians of \##(rounds) rounds, \##(cores) cores)</text>"##
+    func panel(x left: Double, title: String, value: (Case) -> Double, log: Bool, unit: String) {
+        let values = series.flatMap { entry in concurrency.compactMap { find(entry.key, $0).map(value) } }.filter { $0 > 0 }
+        var low = values.min() ?? 1, high = values.max() ?? 1
+        if log {
+            low = pow(10, floor(log10(low)))
+            high = pow(10, ceil(log10(high)))
+        } else {
+            low = 0
+            let step = pow(10, floor(log10(high)))
+            high = ceil(high / step) * step
+        }
+        func y(_ v: Double) -> Double {
+            let fraction = log ? (log10(v) - log10(low)) / (log10(high) - log10(low)) : (v - low) / (high - low)
+            return top + panelHeight - fraction * panelHeight
+        }
+        func x(_ index: Int) -> Double { left + 40 + Double(index) * (panelWidth - 80) / Double(concurrency.count - 1) }
+        svg += ##"<text x="\##(left)" y="\##(top - 10)" font-weight="bold">\##(title)</text>"##
+        svg += ##"<rect x="\##(left)" y="\##(top)" width="\##(panelWidth)" height="\##(panelHeight)" fill="none" stroke="#444"/>"##
+        var ticks: [Double] = []
+        if log {
+            var tick = low
+            while tick <= high * 1.001 { ticks.append(tick); tick *= 10 }
+        } else {
+            ticks = (0...5).map { low + (high - low) * Double($0) / 5 }
+        }
+        for tick in ticks {
+            svg += ##"<line x1="\##(left)" x2="\##(left + panelWidth)" y1="\##(y(tick))" y2="\##(y(tick))" stroke="#ddd"/>"##
+            let label = tick >= 1000 ? "\(Int(tick / 1000))k" : (tick >= 1 ? "\(Int(tick))" : String(format: "%.1f", tick))
+            svg += ##"<text x="\##(left - 6)" y="\##(y(tick) + 4)" text-anchor="end">\##(label)</text>"##
+        }
+        for (index, callers) in concurrency.enumerated() {
+            svg += ##"<text x="\##(x(index))" y="\##(top + panelHeight + 18)" text-anchor="middle">\##(callers)</text>"##
+        }
+        svg += ##"<text x="\##(left + panelWidth / 2)" y="\##(top + panelHeight + 36)" text-anchor="middle">callers (connections)</text>"##
+        svg += ##"<text x="\##(left + 6)" y="\##(top + 16)" fill="#444">\##(unit)</text>"##
+        for entry in series {
+            let points = concurrency.enumerated().compactMap { index, callers in find(entry.key, callers).map { (x(index), y(value($0))) } }
+            svg += ##"<polyline fill="none" stroke="\##(entry.color)" stroke-width="2" points="\##(points.map { "\($0.0),\($0.1)" }.joined(separator: " "))"/>"##
+            for point in points { svg += ##"<circle cx="\##(point.0)" cy="\##(point.1)" r="3.5" fill="\##(entry.color)"/>"## }
+        }
+    }
+    panel(x: 70, title: "Throughput", value: { $0.median(\.perSecond) }, log: false, unit: "calls per second")
+    panel(x: 560, title: "Latency, p50 (log scale)", value: { $0.median(\.p50) }, log: true, unit: "microseconds")
+    for (index, entry) in series.enumerated() {
+        let column = Double(index % 3), row = Double(index / 3)
+        let lx = 70 + column * 310, ly = top + panelHeight + 62 + row * 20
+        svg += ##"<rect x="\##(lx)" y="\##(ly - 9)" width="14" height="10" fill="\##(entry.color)"/>"##
+        svg += ##"<text x="\##(lx + 20)" y="\##(ly)">\##(entry.name)</text>"##
+    }
+    return svg + "</svg>\n"
+}
+
+if let out = argument(after: "--out") {
+    let cpuModel = ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "")
+        .split(separator: "\n").first { $0.hasPrefix("model name") }
+        .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+    var system = utsname()
+    uname(&system)
+    let kernel = withUnsafeBytes(of: system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let memory = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
+    let date = ISO8601DateFormatter().string(from: Date())
+    var document: [String] = [
+        "# Benchmark results",
+        "",
+        "Written by `Benchmarks/run.sh` on \(date). Machine: \(cpuModel), \(cores) cores, \(String(format: "%.0f", memory)) GiB, Linux \(kernel). Release builds.",
+        "",
+        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.call, D-Bus, Swift scene.call) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process; D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
+        "",
+        "![throughput and latency against callers](results.svg)",
+        "",
+    ]
+    document += summary + scale + lines
+    if let appendix = argument(after: "--appendix"),
+        let files = try? FileManager.default.contentsOfDirectory(atPath: appendix).filter({ $0.hasSuffix(".txt") }).sorted()
+    {
+        document.append("## The package's other benchmarks, same run")
+        document.append("")
+        for file in files {
+            let text = (try? String(contentsOfFile: appendix + "/" + file, encoding: .utf8)) ?? ""
+            document.append("### \(file.dropLast(4))")
+            document.append("")
+            document.append("```")
+            document.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            document.append("```")
+            document.append("")
+        }
+    }
+    try document.joined(separator: "\n").write(toFile: out + "/RESULTS.md", atomically: true, encoding: .utf8)
+    try chart(cases).write(toFile: out + "/results.svg", atomically: true, encoding: .utf8)
+    print("wrote \(out)/RESULTS.md and \(out)/results.svg")
+}

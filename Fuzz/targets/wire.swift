@@ -1,8 +1,9 @@
 // Fuzz target: bytes from a socket, as the coordinator reads them. Frames are cut by the
 // frame decoder (fed in two reads), each payload is checked as a session checks it
 // (InboundMessage.classify), and a request's params are decoded as its method decodes
-// them. Invariants: the decoder never yields more bytes than it was given, and a payload
-// that parses as JSON prints to text that parses to the same value.
+// them. Invariants: the decoder never yields more bytes than it was given, a payload
+// that parses as JSON prints to text that parses to the same value, and the relay's
+// byte-level reading of scene.call params agrees with the Decodable reading.
 import SceneFlow
 import SceneSocket
 import SceneWire
@@ -40,7 +41,17 @@ func check(_ payload: UnsafeRawBufferPointer) {
     case .sceneFocus: _ = try? WireCodec.decode(FocusParams.self, from: params)
     case .sceneRoute: _ = try? WireCodec.decode(RouteParams.self, from: params)
     case .scenePhase: _ = try? WireCodec.decode(ScenePhaseParams.self, from: params)
-    case .sceneCall, .sceneNotify: _ = try? WireCodec.decode(SceneCallParams.self, from: params)
+    case .sceneCall, .sceneNotify:
+        let decoded = try? WireCodec.decode(SceneCallParams.self, from: params)
+        guard case .success(let envelope) = Envelope.scan(payload), let range = envelope.params,
+            let scanned = SceneCallParams.scan(payload, range: range)
+        else { return }
+        // Whatever the fast path accepts, the Decodable path accepts, with the same meaning.
+        guard let decoded else { preconditionFailure("scene.call params scanned but not decodable") }
+        precondition(
+            scanned.to == decoded.to && scanned.method == decoded.method && scanned.timeout == decoded.timeout
+                && scanned.from == decoded.from && scanned.params?.value == decoded.params,
+            "scene.call params read two ways disagree")
     case .flowSend:
         if let request = try? WireCodec.decode(FlowSendParams.self, from: params) {
             var store = FlowStore<JSONValue>()

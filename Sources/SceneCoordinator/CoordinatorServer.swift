@@ -12,6 +12,8 @@ final class CoordinatorServer: ListenerHandler {
     let supervisor: Supervisor
     /// With `--durable`: what registry requests sync before they are answered.
     let journal: Journal?
+    /// Event notifications, encoded once for every subscriber.
+    let eventFrames = EventFrames()
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1

@@ -314,14 +314,15 @@ final class Session: FrameHandler {
         let (seq, events) = server.registry.subscribe(buffering: .unbounded)
         reply(id, result: WireCodec.json(SubscribeResult(seq: seq)))
         let session = bound
+        let frames = server.eventFrames
         subscription = Task {
             for await event in events {
                 guard topics.contains(event.event.topic) else { continue }
-                let message = WireCodec.request(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
+                let frame = frames.frame(for: event)
                 session.loop.execute {
                     let session = session.value
                     guard session.subscriptionNumber == number, !session.connection.isClosed else { return }
-                    session.connection.send(message)
+                    session.connection.sendFramed(frame)
                 }
             }
         }

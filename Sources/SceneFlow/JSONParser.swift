@@ -178,6 +178,22 @@ public struct JSONParser {
         return true
     }
 
+    /// Moves past the JSON string `"word"` if that is exactly what comes next (`word` has
+    /// no character that would need an escape): a known key recognised without building
+    /// a `String`. A key spelled with escapes does not match; the caller parses it then.
+    package mutating func consume(quoted word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - offset >= count + 2, bytes[offset] == UInt8(ascii: "\""),
+            bytes[offset + count + 1] == UInt8(ascii: "\"")
+        else { return false }
+        let matches = word.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[offset + 1 + $0] == expected[$0] }
+        }
+        guard matches else { return false }
+        offset += count + 2
+        return true
+    }
+
     private mutating func literal(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
         guard bytes.count - offset >= count else { throw error("invalid literal") }

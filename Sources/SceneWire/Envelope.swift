@@ -58,30 +58,34 @@ public struct Envelope: Sendable {
                     guard !parser.atEnd, bytes[parser.offset] == UInt8(ascii: "\"") else {
                         throw parser.error("expected a string key")
                     }
-                    let key = try parser.parseString()
+                    let key = try Member(&parser)
                     parser.skipWhitespace()
                     guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after a key") }
                     parser.skipWhitespace()
                     let start = parser.offset
                     switch key {
-                    case "jsonrpc":
+                    case .jsonrpc:
                         envelope.hasVersion = true
-                        envelope.version = try parser.parseValue().stringValue
-                    case "method":
+                        if parser.consume(quoted: "2.0") {
+                            envelope.version = "2.0"
+                        } else {
+                            envelope.version = try parser.parseValue().stringValue
+                        }
+                    case .method:
                         envelope.hasMethod = true
                         envelope.method = try parser.parseValue().stringValue
-                    case "id":
+                    case .id:
                         envelope.id = try parser.parseValue()
-                    case "params":
+                    case .params:
                         try parser.skipValue()
                         envelope.params = start..<parser.offset
-                    case "result":
+                    case .result:
                         try parser.skipValue()
                         envelope.result = start..<parser.offset
-                    case "error":
+                    case .error:
                         try parser.skipValue()
                         envelope.error = start..<parser.offset
-                    default:
+                    case .other:
                         try parser.skipValue()
                     }
                     parser.skipWhitespace()
@@ -96,6 +100,32 @@ public struct Envelope: Sendable {
             return .failure(.parse(error))
         }
         return .success(envelope)
+    }
+
+    /// The members an envelope reads; a key is recognised from its bytes when it is
+    /// spelled plainly, and parsed (escapes and all) only otherwise.
+    private enum Member {
+        case jsonrpc, method, id, params, result, error, other
+
+        init(_ parser: inout JSONParser) throws(JSONParseError) {
+            if parser.consume(quoted: "id") { self = .id }
+            else if parser.consume(quoted: "method") { self = .method }
+            else if parser.consume(quoted: "params") { self = .params }
+            else if parser.consume(quoted: "jsonrpc") { self = .jsonrpc }
+            else if parser.consume(quoted: "result") { self = .result }
+            else if parser.consume(quoted: "error") { self = .error }
+            else {
+                switch try parser.parseString() {
+                case "jsonrpc": self = .jsonrpc
+                case "method": self = .method
+                case "id": self = .id
+                case "params": self = .params
+                case "result": self = .result
+                case "error": self = .error
+                default: self = .other
+                }
+            }
+        }
     }
 
     /// Parses the member at `range` of `bytes` (a range this scan returned).

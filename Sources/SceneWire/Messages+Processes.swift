@@ -94,7 +94,11 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
             if parser.consume(UInt8(ascii: "}")) { return nil }
             while true {
                 parser.skipWhitespace()
-                let key = try parser.parseString()
+                let key: String
+                if parser.consume(quoted: "to") { key = "to" }
+                else if parser.consume(quoted: "method") { key = "method" }
+                else if parser.consume(quoted: "params") { key = "params" }
+                else { key = try parser.parseString() }
                 parser.skipWhitespace()
                 guard parser.consume(UInt8(ascii: ":")) else { return nil }
                 parser.skipWhitespace()
