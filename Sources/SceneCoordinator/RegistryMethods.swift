@@ -108,7 +108,7 @@ enum RegistryMethods {
                 }
             }
             if case .rejected(let reason) = outcome { throw .domain(reason) }
-            return WireCodec.json(FlowSendResult(outcome: outcome.name, path: path))
+            return ["outcome": .string(outcome.name), "path": WireCodec.json(path)]  // FlowSendResult
 
         case .flowApply:
             let request = try WireCodec.decode(FlowApplyParams.self, from: params)

@@ -40,7 +40,7 @@ final class Session: FrameHandler {
         self.connection = connection
         self.server = server
         self.name = name
-        self.requests = RequestQueue()
+        self.requests = RequestQueue(executor: server.registry.taskExecutor)
     }
 
     var bound: LoopBound<Session> { LoopBound(self, loop: connection.loop) }
@@ -311,13 +311,12 @@ final class Session: FrameHandler {
         subscriptionNumber += 1
         let number = subscriptionNumber
         // The number and the stream are taken together: the stream starts right after it.
-        let (seq, events) = server.registry.subscribe(buffering: .unbounded)
+        let (seq, events) = server.registry.subscribe(buffering: .unbounded) { topics.contains($0.event.topic) }
         reply(id, result: WireCodec.json(SubscribeResult(seq: seq)))
         let session = bound
         let frames = server.eventFrames
         subscription = Task {
             for await event in events {
-                guard topics.contains(event.event.topic) else { continue }
                 let frame = frames.frame(for: event)
                 session.loop.execute {
                     let session = session.value
@@ -344,6 +343,12 @@ final class RequestQueue: Sendable {
     }
 
     private let state = Locked(State())
+    /// Where the drain runs: the registry's executor, which nearly every request calls.
+    private let executor: any TaskExecutor
+
+    init(executor: any TaskExecutor) {
+        self.executor = executor
+    }
 
     /// Adds `work`; starts a drain when none runs.
     func enqueue(_ work: @escaping @Sendable () async -> Void) {
@@ -354,7 +359,7 @@ final class RequestQueue: Sendable {
             state.running = true
             return true
         }
-        if start { Task { await self.drain() } }
+        if start { Task(executorPreference: executor) { await self.drain() } }
     }
 
     /// Drops what has not started.

@@ -88,7 +88,14 @@ final class Supervisor {
         scheduleBeat()
         let supervisor = bound
         let registry = self.registry
-        let events = registry.events(buffering: .unbounded)
+        // Only changes of process-backed instances: a virtual scene's flow changes do not
+        // wake this task at all.
+        let events = registry.events(buffering: .unbounded) { event in
+            switch event.event {
+            case .flowChanged(let id, _), .phaseChanged(let id, _): return registry.declaration(of: id.scene)?.launch != nil
+            default: return false
+            }
+        }
         forwarding = Task {
             for await event in events {
                 let message: (InstanceID, String, JSONValue)
@@ -100,7 +107,6 @@ final class Supervisor {
                 default:
                     continue
                 }
-                guard registry.declaration(of: message.0.scene)?.launch != nil else { continue }
                 let params = RawJSON(message.2)
                 supervisor.loop.execute { supervisor.value.slots[message.0]?.session?.notify(message.1, params: params) }
             }

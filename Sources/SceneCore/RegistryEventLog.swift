@@ -30,14 +30,18 @@ final class RegistryEventLog<R: Route>: Sendable {
         }
     }
 
-    func subscribe(buffering: EventBuffering) -> EventStream<SequencedEvent<R>> {
-        broadcaster.subscribe(buffering: buffering)
+    func subscribe(
+        buffering: EventBuffering, where include: (@Sendable (SequencedEvent<R>) -> Bool)? = nil
+    ) -> EventStream<SequencedEvent<R>> {
+        broadcaster.subscribe(buffering: buffering, where: include)
     }
 
     /// Subscribes and returns the current number in one step: the stream starts with the
     /// event after it.
-    func subscribeWithSeq(buffering: EventBuffering) -> (seq: UInt64, stream: EventStream<SequencedEvent<R>>) {
-        lastSeq.withLock { seq in (seq, broadcaster.subscribe(buffering: buffering)) }
+    func subscribeWithSeq(
+        buffering: EventBuffering, where include: (@Sendable (SequencedEvent<R>) -> Bool)? = nil
+    ) -> (seq: UInt64, stream: EventStream<SequencedEvent<R>>) {
+        lastSeq.withLock { seq in (seq, broadcaster.subscribe(buffering: buffering, where: include)) }
     }
 
     func finish() { broadcaster.finish() }

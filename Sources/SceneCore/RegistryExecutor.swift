@@ -6,7 +6,11 @@ import Dispatch
 /// actor — while the registry can act on several instances in one step, synchronously
 /// (`assumeIsolated`), so a request that opens a scene and applies its path is never
 /// interleaved with another request.
-final class RegistryExecutor: SerialExecutor {
+///
+/// It is also a task executor: a task that prefers it (`Task(executorPreference:)`) runs on
+/// the registry's queue between its calls into the registry, so a request's task does not
+/// hop to a thread of the shared pool and back around each call.
+final class RegistryExecutor: SerialExecutor, TaskExecutor {
     private let queue: DispatchQueue
 
     init(label: String) {
@@ -15,7 +19,8 @@ final class RegistryExecutor: SerialExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
     }
 }

@@ -77,6 +77,10 @@ public actor SceneRegistry<R: Route> {
         executor.asUnownedSerialExecutor()
     }
 
+    /// The registry's executor as a task executor: work that mostly calls the registry
+    /// (a server's request handling) runs there, without hopping threads around each call.
+    public nonisolated var taskExecutor: any TaskExecutor { executor }
+
     /// A registry of `declarations`.
     ///
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids or any link
@@ -126,16 +130,20 @@ public actor SceneRegistry<R: Route> {
 
     // MARK: Reading
 
-    /// Every event from now on, with its sequence number.
-    public nonisolated func events(buffering: EventBuffering = .default) -> EventStream<SequencedEvent<R>> {
-        log.subscribe(buffering: buffering)
+    /// Every event from now on, with its sequence number; only those `include` picks, when
+    /// given (it runs as each event is emitted, on the registry's executor: keep it quick).
+    public nonisolated func events(
+        buffering: EventBuffering = .default, where include: (@Sendable (SequencedEvent<R>) -> Bool)? = nil
+    ) -> EventStream<SequencedEvent<R>> {
+        log.subscribe(buffering: buffering, where: include)
     }
 
-    /// The current sequence number and a stream of every event after it, in one step.
-    public nonisolated func subscribe(buffering: EventBuffering = .default)
-        -> (seq: UInt64, events: EventStream<SequencedEvent<R>>)
-    {
-        let (seq, stream) = log.subscribeWithSeq(buffering: buffering)
+    /// The current sequence number and a stream of every event after it, in one step;
+    /// only those `include` picks, when given.
+    public nonisolated func subscribe(
+        buffering: EventBuffering = .default, where include: (@Sendable (SequencedEvent<R>) -> Bool)? = nil
+    ) -> (seq: UInt64, events: EventStream<SequencedEvent<R>>) {
+        let (seq, stream) = log.subscribeWithSeq(buffering: buffering, where: include)
         return (seq, stream)
     }
 

@@ -23,7 +23,7 @@ public enum EventBuffering: Hashable, Sendable {
 public final class EventBroadcaster<Event: Sendable>: Sendable {
     private struct State {
         var nextID: UInt64 = 0
-        var subscribers: [(id: UInt64, buffer: SubscriberBuffer<Event>)] = []
+        var subscribers: [(id: UInt64, buffer: SubscriberBuffer<Event>, include: (@Sendable (Event) -> Bool)?)] = []
         var finished = false
     }
 
@@ -37,13 +37,18 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
 
     /// Registers a subscriber and returns its stream of the events published from now on.
     ///
+    /// - `include`, when given, picks the events the subscriber wants; it runs on the
+    ///   publishing thread, under the broadcaster's lock, so it must be quick. Events it
+    ///   leaves out never reach the subscriber's buffer, nor wake its reader.
     /// - After ``finish()``, the stream is already finished.
-    public func subscribe(buffering: EventBuffering = .default) -> EventStream<Event> {
+    public func subscribe(
+        buffering: EventBuffering = .default, where include: (@Sendable (Event) -> Bool)? = nil
+    ) -> EventStream<Event> {
         let buffer = SubscriberBuffer<Event>(buffering: buffering)
         let id: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
             defer { state.nextID += 1 }
-            state.subscribers.append((state.nextID, buffer))
+            state.subscribers.append((state.nextID, buffer, include))
             return state.nextID
         }
         if id == nil { buffer.finish() }
@@ -66,9 +71,19 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
         state.withLock { state in
             guard !state.subscribers.isEmpty else { return }
             var ended = false
-            for subscriber in state.subscribers
-            where !subscriber.buffer.deliver(contentsOf: events) {
-                ended = true
+            for subscriber in state.subscribers {
+                let delivered: Bool
+                if let include = subscriber.include {
+                    if events.allSatisfy(include) {
+                        delivered = subscriber.buffer.deliver(contentsOf: events)
+                    } else {
+                        let wanted = events.filter(include)
+                        delivered = wanted.isEmpty ? subscriber.buffer.isOpen : subscriber.buffer.deliver(contentsOf: wanted)
+                    }
+                } else {
+                    delivered = subscriber.buffer.deliver(contentsOf: events)
+                }
+                if !delivered { ended = true }
             }
             if ended {
                 state.subscribers.removeAll { !$0.buffer.isOpen }

@@ -193,6 +193,13 @@ public enum WireCodec {
         return .object(members)
     }
 
+    /// A path as JSON, `[{"type", "route"}, …]`, built directly: the same value the
+    /// `Encodable` path gives, without the encoder's generic machinery (paths go out in
+    /// every `flow.*` answer and `flow.changed` event).
+    public static func json(_ path: [RouteStep<JSONValue>]) -> JSONValue {
+        .array(path.map { step in .object(["type": .string(step.kind.rawValue), "route": step.route]) })
+    }
+
     /// Any encodable message as JSON (our own encoder: no bytes in between).
     public static func json(_ value: some Encodable) -> JSONValue {
         // The protocol's messages always encode; a failure would be a bug in this module.

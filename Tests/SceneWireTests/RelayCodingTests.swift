@@ -69,6 +69,18 @@ struct RelayCodingTests {
         }
     }
 
+    @Test("a path written directly is the value its Encodable form gives")
+    func pathJSON() throws {
+        let path: [RouteStep<JSONValue>] = [
+            .push("inbox"), .push(["screen": "message", "id": 7, "tags": ["a", nil, 2.5]]), .sheet(["screen": "compose"]),
+        ]
+        for prefix in 0...path.count {
+            let steps = Array(path.prefix(prefix))
+            #expect(WireCodec.json(steps) == (try JSONValue.encoded(steps)))
+        }
+        #expect(WireCodec.json([.cover("player")]) == (try JSONValue.encoded([RouteStep<JSONValue>.cover("player")])))
+    }
+
     @Test("a notification has no id, and absent params are left out")
     func notificationShape() throws {
         let frame = WireCodec.framedRequest(id: nil, method: "event", params: nil)
