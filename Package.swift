@@ -92,7 +92,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
-                "swift-scene",
+                "swift-scene", "CSceneSystem",
             ],
             swiftSettings: strictSwift),
         .testTarget(

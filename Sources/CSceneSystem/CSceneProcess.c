@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -94,3 +95,25 @@ int scene_reap(pid_t pid, int block, int *code, int *signal) {
     *signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return 1;
 }
+
+pid_t scene_spawn_plain(const char *file, char *const argv[], char *const envp[], int out_fd, int err_fd) {
+    posix_spawn_file_actions_t actions;
+    int error = posix_spawn_file_actions_init(&actions);
+    if (error != 0) {
+        errno = error;
+        return -1;
+    }
+    if (out_fd >= 0) error = posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+    if (error == 0 && err_fd >= 0) error = posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+    if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    pid_t pid = -1;
+    if (error == 0) error = posix_spawn(&pid, file, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0) {
+        errno = error;
+        return -1;
+    }
+    return pid;
+}
+
+int scene_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

@@ -109,8 +109,17 @@ extension Session {
         _ method: String, params: RawJSON?, timeout: Duration?,
         completion: @escaping (Result<RawJSON, WireError>) -> Void
     ) {
+        request(method, params: params, timeout: timeout, waiter: .handler(completion))
+    }
+
+    /// Sends this scene a request whose answer answers `caller`'s request `id`.
+    func request(_ method: String, params: RawJSON?, timeout: Duration?, answering caller: Session, id: JSONValue) {
+        request(method, params: params, timeout: timeout, waiter: .caller(caller, id: id))
+    }
+
+    private func request(_ method: String, params: RawJSON?, timeout: Duration?, waiter: Outbound.Waiter) {
         guard !connection.isClosed else {
-            completion(.failure(notConnected))
+            Outbound(waiter: waiter, timer: nil).resolve(.failure(notConnected))
             return
         }
         let number = nextOutbound
@@ -119,13 +128,13 @@ extension Session {
         if let timeout {
             let instance = self.instance?.description ?? name
             timer = connection.loop.scheduleOnLoop(after: timeout) { [weak self] in
-                guard let resolve = self?.outbound.removeValue(forKey: number)?.resolve else { return }
-                resolve(.failure(.domain(
+                guard let call = self?.outbound.removeValue(forKey: number) else { return }
+                call.resolve(.failure(.domain(
                     reason: WireReason.callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
                     data: ["instance": .string(instance), "method": .string(method)])))
             }
         }
-        outbound[number] = Outbound(resolve: completion, timer: timer)
+        outbound[number] = Outbound(waiter: waiter, timer: timer)
         send(WireCodec.framedRequest(id: number, method: method, params: params))
     }
 
@@ -255,8 +264,6 @@ extension Session {
             return
         }
         let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
-        scene.request(method, params: params, timeout: wait) { [weak self] result in
-            self?.complete(id, relayed: result)
-        }
+        scene.request(method, params: params, timeout: wait, answering: self, id: id)
     }
 }

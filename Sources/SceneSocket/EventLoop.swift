@@ -42,9 +42,18 @@ public final class EventLoop: Sendable {
         var handlers: [UInt64: any LoopHandler] = [:]
         var nextToken: UInt64 = 1
         var needsFlush: [SocketConnection] = []
+        /// The list being flushed, swapped with `needsFlush` so neither is reallocated.
+        var flushing: [SocketConnection] = []
+        /// Submitted work being run, swapped in the same way.
+        var running: [@Sendable () -> Void] = []
+        /// The scatter list of one `sendmsg`.
+        let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: EventLoop.maximumVectors)
         var timers = TimerQueue()
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        deinit { scratch.deallocate() }
+        deinit {
+            scratch.deallocate()
+            vectors.deallocate()
+        }
     }
 
     /// Starts a loop thread named `name`.
@@ -134,6 +143,12 @@ public final class EventLoop: Sendable {
 
     var scratch: UnsafeMutableRawBufferPointer { confined.scratch }
 
+    /// How many buffers one `sendmsg` gathers at most.
+    static let maximumVectors = 64
+
+    /// Room for one `sendmsg`'s scatter list (loop thread only).
+    var vectors: UnsafeMutableBufferPointer<iovec> { confined.vectors }
+
     /// Runs `work` on this loop's thread after `delay`, unless cancelled first; call on
     /// the loop thread. Timers cost a heap entry each, however many are pending.
     @discardableResult
@@ -219,20 +234,25 @@ public final class EventLoop: Sendable {
 
     private func runSubmitted() {
         while true {
-            let work = submitted.withLock { state -> [@Sendable () -> Void] in
-                defer { state.work.removeAll(keepingCapacity: true) }
-                return state.work
+            // The two lists trade places, so steady traffic allocates neither.
+            var work = confined.running
+            confined.running = []
+            submitted.withLock { state in swap(&state.work, &work) }
+            if work.isEmpty {
+                confined.running = work
+                return
             }
-            if work.isEmpty { return }
             for item in work { item() }
+            work.removeAll(keepingCapacity: true)
+            confined.running = work
         }
     }
 
     private func flushAll() {
         while !confined.needsFlush.isEmpty {
-            let connections = confined.needsFlush
-            confined.needsFlush.removeAll(keepingCapacity: true)
-            for connection in connections { connection.flush() }
+            swap(&confined.needsFlush, &confined.flushing)
+            for connection in confined.flushing { connection.flush() }
+            confined.flushing.removeAll(keepingCapacity: true)
         }
     }
 }

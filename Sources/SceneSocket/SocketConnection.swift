@@ -289,26 +289,25 @@ public final class SocketConnection: LoopHandler {
 
     /// One `sendmsg` of up to 64 queued buffers; returns bytes written or −1.
     private func writeQueued() -> Int {
-        let count = min(queue.count, 64)
+        let count = min(queue.count, EventLoop.maximumVectors)
         if count == 1 {
             return queue[0].withUnsafeBytes { bytes in
                 scene_send(fd, bytes.baseAddress! + queueOffset, bytes.count - queueOffset)
             }
         }
-        var vectors = [iovec](repeating: iovec(), count: count)
         // The arrays stay alive in `queue` for the whole call.
-        return withVectors(0, count, &vectors)
+        return withVectors(0, count, loop.vectors)
     }
 
-    private func withVectors(_ index: Int, _ count: Int, _ vectors: inout [iovec]) -> Int {
+    private func withVectors(_ index: Int, _ count: Int, _ vectors: UnsafeMutableBufferPointer<iovec>) -> Int {
         if index == count {
-            return vectors.withUnsafeBufferPointer { Int(scene_sendv(fd, $0.baseAddress, Int32(count))) }
+            return Int(scene_sendv(fd, vectors.baseAddress, Int32(count)))
         }
         return queue[index].withUnsafeBytes { bytes in
             let skip = index == 0 ? queueOffset : 0
             vectors[index] = iovec(
                 iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip), iov_len: bytes.count - skip)
-            return withVectors(index + 1, count, &vectors)
+            return withVectors(index + 1, count, vectors)
         }
     }
 

@@ -71,7 +71,7 @@ struct FaultTests {
                 } catch {
                     break
                 }
-                if step == 250 { kill(first.process.processIdentifier, SIGKILL) }
+                if step == 250 { kill(first.pid, SIGKILL) }
             }
             control.close()
             _ = await first.wait()

@@ -103,7 +103,7 @@ struct ScenectlTests {
     @Test("SIGTERM and SIGINT stop serve cleanly: exit 0 and the socket file removed", arguments: [SIGTERM, SIGINT])
     func signals(number: Int32) async throws {
         try await withServe { server, path in
-        kill(server.process.processIdentifier, number)
+        kill(server.pid, number)
         #expect(await server.wait() == 0)
         #expect(!FileManager.default.fileExists(atPath: path))
         }

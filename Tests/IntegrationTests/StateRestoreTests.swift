@@ -42,24 +42,18 @@ struct StateRestoreTests {
             #expect(await eventually(.seconds(20)) { scenePids.allSatisfy { kill($0, 0) != 0 } })
 
             // A process group the state file says the previous run left behind.
-            let leftover = Process()
-            leftover.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            leftover.arguments = ["sleep", "60"]
-            try leftover.run()
-            defer {
-                kill(leftover.processIdentifier, SIGKILL)
-                waitpid(leftover.processIdentifier, nil, 0)
-            }
-            #expect(await eventually { getpgid(leftover.processIdentifier) == leftover.processIdentifier })
+            let leftover = try ChildProcess(["sleep", "60"], executable: "/usr/bin/setsid", captureOutput: false)
+            defer { leftover.kill() }
+            #expect(await eventually { getpgid(leftover.pid) == leftover.pid })
             var state = try #require(saved(folder))
             state.processes.append(RecordedProcess(
-                instance: "ctl-1", pid: leftover.processIdentifier, started: RecordedProcess.startTime(of: leftover.processIdentifier)))
+                instance: "ctl-1", pid: leftover.pid, started: RecordedProcess.startTime(of: leftover.pid)))
             try StateFile.write(state, to: folder.file("state.json"))
 
             let second = try serve(folder)
             defer { second.kill() }
             _ = try await second.readOutput(until: "serving")
-            #expect(await eventually { !isRunning(leftover.processIdentifier) })
+            #expect(await eventually { !isRunning(leftover.pid) })
             let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
             defer { again.close() }
             #expect(await eventually(.seconds(20)) {
@@ -71,7 +65,7 @@ struct StateRestoreTests {
             #expect(try await again.callScene(.instance("py-1"), method: "title")["title"] == "Python")
 
             // SIGTERM: every scene closed, the state written without processes, exit 0.
-            kill(second.process.processIdentifier, SIGTERM)
+            kill(second.pid, SIGTERM)
             #expect(await second.wait() == 0)
             let final = try #require(saved(folder))
             #expect(final.processes.isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import CSceneSystem
 import Glibc
 import SceneClient
 import SceneCoordinator
@@ -196,45 +197,102 @@ func scenectlPath() -> String {
     return folder.appendingPathComponent("scenectl").path
 }
 
-/// A child process. Use long-running ones through ``withChild(_:_:)``, which kills the
-/// process when the body returns, whatever happens.
+/// A child process, started with `posix_spawn` (not Foundation's `Process`, whose
+/// `run()` on Linux copies 256 bytes of each `/proc/self/fd` entry's name and so can read
+/// past the end of its buffer — a crash when the test process has many descriptors open).
+/// The child gets no descriptor of the tests beyond 0, 1 and 2. Use long-running ones
+/// through ``withChild(_:_:)``, which kills the process when the body returns.
 final class ChildProcess {
-    let process = Process()
-    let output = Pipe()
-    let errors = Pipe()
+    let pid: pid_t
+    private let outputFD: Int32
+    private let errorFD: Int32
+    private var status: Int32?
 
-    init(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable ?? scenectlPath())
-        process.arguments = arguments
+    /// Starts `executable` (scenectl when nil) with `arguments`, the tests' environment
+    /// plus `environment`, and standard output and error captured.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil, captureOutput: Bool = true) throws {
         var merged = ProcessInfo.processInfo.environment
         // A coordinator it starts ends with this test process, even if the runner dies.
         merged["SCENE_EXIT_WITH_PARENT"] = "1"
         merged.merge(environment) { _, new in new }
-        process.environment = merged
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard scene_pipe(&output) == 0 else { throw SocketError("pipe2") }
+        guard scene_pipe(&errors) == 0 else { throw SocketError("pipe2") }
+        let path = executable ?? scenectlPath()
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let child = scene_spawn_plain(path, argv, envp, captureOutput ? output[1] : -1, captureOutput ? errors[1] : -1)
+        let error = SocketError("posix_spawn(\(path))")
+        close(output[1])
+        close(errors[1])
+        guard child > 0 else {
+            close(output[0])
+            close(errors[0])
+            throw error
+        }
+        pid = child
+        outputFD = output[0]
+        errorFD = errors[0]
+    }
+
+    deinit {
+        kill()
+        close(outputFD)
+        close(errorFD)
+    }
+
+    /// Whether it still runs (reaps it once it has ended).
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        status = raw
+        return false
+    }
+
+    /// Its exit code, or 128 + the signal that ended it; nil while it runs.
+    var terminationStatus: Int32? {
+        guard !isRunning, let raw = status else { return nil }
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 
     /// Waits (bounded) for the process to exit; returns its status, or nil on timeout.
     func wait(timeout: Duration = .seconds(30)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while isRunning {
             guard ContinuousClock.now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return process.terminationStatus
+        return terminationStatus
     }
 
-    var standardOutput: String { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-    var standardError: String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    var standardOutput: String { readToEnd(outputFD) }
+    var standardError: String { readToEnd(errorFD) }
+
+    private func readToEnd(_ fd: Int32) -> String {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got > 0 {
+                data += chunk[..<got]
+            } else if got < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
 
     private var pendingOutput = ""
 
     /// Reads standard output until it contains `marker` (bounded, never blocking a
     /// thread); returns what was read, up to and including the marker's line.
     func readOutput(until marker: String, timeout: Duration = .seconds(10)) async throws -> String {
-        let fd = output.fileHandleForReading.fileDescriptor
+        let fd = outputFD
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -257,12 +315,18 @@ final class ChildProcess {
         return String(pendingOutput[..<end])
     }
 
+    /// Sends `signal` while it runs.
+    func signal(_ signal: Int32) {
+        if isRunning { Glibc.kill(pid, signal) }
+    }
+
     /// Kills the process (if it still runs) and reaps it.
     func kill() {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        guard status == nil else { return }
+        Glibc.kill(pid, SIGKILL)
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        status = raw
     }
 }
 

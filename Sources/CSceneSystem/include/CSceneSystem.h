@@ -67,6 +67,14 @@ int scene_set_cloexec(int fd, int on);
 /// Returns the pid once the exec has succeeded; on failure returns -1 with errno set to
 /// the failing call's error (the exec's own, when the child could not exec).
 pid_t scene_spawn(const char *file, char *const argv[], char *const envp[], const char *cwd);
+/// Starts `file` (a path) with `argv` and `envp` as an ordinary child — same process
+/// group, no parent-death signal — with its standard output and error on `out_fd` and
+/// `err_fd` (left alone when -1) and no other descriptor of the caller beyond 0, 1 and 2.
+/// For short-lived helpers whose output the caller reads. Returns the pid, or -1 with
+/// errno set.
+pid_t scene_spawn_plain(const char *file, char *const argv[], char *const envp[], int out_fd, int err_fd);
+/// A pipe whose two ends are close-on-exec; 0, or -1 with errno set.
+int scene_pipe(int fds[2]);
 /// A pidfd for `pid` (readable once it has exited), close-on-exec.
 int scene_pidfd_open(pid_t pid);
 /// Reaps `pid` without blocking when `block` is 0: returns 1 with `code` (exit status, or
