@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
-        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
+        .target(name: "BenchSupport", dependencies: ["CSceneSystem"], path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-bench", dependencies: ["SceneFlow", "BenchSupport"], path: "Benchmarks/flow-bench",
             swiftSettings: strictSwift),

@@ -1,4 +1,5 @@
 // Helpers shared by the benchmark executables.
+import CSceneSystem
 import Foundation
 
 /// A deterministic generator (SplitMix64), so every run measures the same inputs.
@@ -74,20 +75,39 @@ public func cpuSeconds(_ pid: Int32) -> Double? {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-/// Runs a program to completion and returns its standard output; throws when it fails.
+/// Runs a program (an absolute path) to completion and returns its standard output;
+/// throws when it cannot start or exits with a failure. The child starts with no signal
+/// blocked (a Swift concurrency thread blocks most of them, and a spawned process would
+/// inherit that) and no descriptor of this process beyond 0, 1 and 2.
 @discardableResult
 public func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw BenchError("\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+    var output: [Int32] = [0, 0]
+    guard scene_pipe(&output) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let variables = environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 } } ?? ProcessInfo.processInfo.environment
+    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    let pid = scene_spawn_plain(executable, argv, envp, output[1], -1)
+    let spawnError = errno
+    close(output[1])
+    defer { close(output[0]) }
+    guard pid > 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawnError)))") }
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let got = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        if got > 0 {
+            data += chunk[..<got]
+        } else if got < 0, errno == EINTR {
+            continue
+        } else {
+            break
+        }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    guard status == 0 else {
+        throw BenchError("\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " ")) failed (wait status \(status))")
     }
     return String(decoding: data, as: UTF8.self)
 }

@@ -26,6 +26,7 @@ import SceneFlow
 
 // MARK: Set-up
 
+
 func argument(after name: String) -> String? {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -346,6 +347,69 @@ let rssAfterFanout = residentKiB(coordinator.processIdentifier)
 _ = try await control.dismiss(scene: "listener", force: true)
 control.close()
 
+// MARK: Profile
+
+/// One line of a perf report: a share of the samples, the binary, the symbol.
+struct ProfileRow {
+    var share: Double
+    var binary: String
+    var symbol: String
+}
+
+/// Where the coordinator's CPU goes while it relays `scene.call` for 16 callers:
+/// `perf record` with the software clock on its process, when perf is installed and
+/// allowed. Returns the shares by binary and the top symbols, or nil.
+func profileRelay() -> (byBinary: [ProfileRow], bySymbol: [ProfileRow])? {
+    let perf = "/usr/bin/perf"
+    guard FileManager.default.isExecutableFile(atPath: perf) else { return nil }
+    let load = Process()
+    load.executableURL = URL(fileURLWithPath: loadgen)
+    load.arguments = [coordinatorSocket, "16", "4", hello, sceneCall]
+    load.standardOutput = FileHandle.nullDevice
+    do {
+        try load.run()
+    } catch {
+        return nil
+    }
+    usleep(500_000)  // the callers connect and settle
+    let data = path("perf.data")
+    let recorded = (try? runProgram(perf, ["record", "-q", "-e", "cpu-clock", "-F", "2000", "-g", "-p", "\(coordinator.processIdentifier)", "-o", data, "--", "sleep", "2"])) != nil
+    load.waitUntilExit()
+    guard recorded else { return nil }
+    let byBinary = perfRows(data, sort: "dso").map { fields in ProfileRow(share: fields.share, binary: fields.rest.first ?? "", symbol: "") }
+    var bySymbol = perfRows(data, sort: "dso,symbol").prefix(14).map { fields in
+        // "12.3%  binary  [k] symbol  -  -": the symbol is what follows the [k] or [.] mark.
+        let symbol = fields.rest.dropFirst(2).filter { $0 != "-" }.joined(separator: " ")
+        return ProfileRow(share: fields.share, binary: fields.rest.first ?? "", symbol: symbol)
+    }
+    // Swift symbols, demangled when the toolchain's demangler is at hand.
+    let candidates = ["/opt/swift/usr/bin/swift-demangle", "/usr/bin/swift-demangle"]
+    let mangled = bySymbol.indices.filter { bySymbol[$0].symbol.hasPrefix("$s") }
+    if !mangled.isEmpty, let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+        let text = try? runProgram(tool, ["--simplified", "--compact"] + mangled.map { bySymbol[$0].symbol })
+    {
+        let lines = text.split(separator: "\n").map(String.init)
+        if lines.count == mangled.count {
+            for (index, line) in zip(mangled, lines) { bySymbol[index].symbol = line }
+        }
+    }
+    return (byBinary, Array(bySymbol))
+}
+
+/// The rows of `perf report --sort SORT`: each line's share and its other fields.
+func perfRows(_ data: String, sort: String) -> [(share: Double, rest: [String])] {
+    let text = (try? runProgram("/usr/bin/perf", ["report", "-i", data, "--stdio", "--no-children", "--sort", sort, "-g", "none"])) ?? ""
+    var rows: [(share: Double, rest: [String])] = []
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") && line.contains("%") {
+        let fields = line.split(separator: " ").map(String.init)
+        guard let first = fields.first, let share = Double(first.dropLast()) else { continue }
+        rows.append((share, Array(fields.dropFirst())))
+    }
+    return rows
+}
+print("  profiling the coordinator")
+let profile = profileRelay()
+
 // MARK: Report
 
 @MainActor func find(_ key: String, _ callers: Int) -> Case? { cases.first { $0.key == key && $0.callers == callers } }
@@ -402,6 +466,40 @@ aims.append(Aim(text: "ping throughput at 64 connections ≥ 0.5x the C echo's",
                 measured: "\(f0(ping64.median(\.perSecond))) vs \(f0(echo64.median(\.perSecond))) requests/s: \(ratio(ping64.median(\.perSecond), echo64.median(\.perSecond)))",
                 met: ping64.median(\.perSecond) >= 0.5 * echo64.median(\.perSecond)))
 
+/// The profile's part of RESULTS.md.
+func profileReport(_ profile: (byBinary: [ProfileRow], bySymbol: [ProfileRow])?) -> [String] {
+    guard let profile else {
+        return ["## Where the coordinator's CPU goes", "", "Not profiled in this run: `perf` is not installed or not allowed here.", ""]
+    }
+    let kernel = profile.byBinary.filter { $0.binary.hasPrefix("[kernel") }.map(\.share).reduce(0, +)
+    let binaries = profile.byBinary.prefix(5).map { String(format: "%.1f%% ", $0.share) + $0.binary }.joined(separator: ", ")
+    var lines = [
+        "## Where the coordinator's CPU goes (scene.call, C scene, 16 callers)",
+        "",
+        "`perf record -e cpu-clock -g` on the coordinator for 2 s of the same load, this run. By binary: \(binaries). "
+            + String(format: "The kernel's share is %.0f%%: ", kernel)
+            + "the system calls themselves (one read and one write per call on the caller's connection; the scene's side is batched) and, in them, waking the process that was waiting.",
+        "",
+        "| share | binary | symbol |",
+        "|---:|---|---|",
+    ]
+    for row in profile.bySymbol {
+        let symbol = String(row.symbol.replacingOccurrences(of: "|", with: "\\|").prefix(110))
+        lines.append(String(format: "| %.1f%% ", row.share) + "| \(row.binary) | `\(symbol)` |")
+    }
+    lines.append("")
+    return lines
+}
+let profileLines = profileReport(profile)
+
+/// A line naming the aims not met, if any.
+func missedAims(_ aims: [Aim]) -> [String] {
+    let missed = aims.filter { $0.met == false }
+    guard !missed.isEmpty else { return [] }
+    return ["", "Not met in this run: " + missed.map { "\($0.text) (\($0.measured))" }.joined(separator: "; ")
+        + ". What is in the way is in the profile at the end."]
+}
+
 var summary: [String] = []
 summary.append("## Aims (ratios of medians, this run)")
 summary.append("")
@@ -410,6 +508,7 @@ summary.append("|---|---|---|")
 for aim in aims {
     summary.append("| \(aim.text) | \(aim.measured) | \(aim.met.map { $0 ? "yes" : "**no**" } ?? "—") |")
 }
+summary += missedAims(aims)
 summary.append("")
 
 var scale: [String] = []
@@ -425,7 +524,7 @@ scale.append("| fan-out: \(events) flow changes, each an event to 100 scenes (pa
 scale.append("")
 
 print("")
-for line in summary + scale + lines { print(line) }
+for line in summary + scale + lines + profileLines { print(line) }
 
 // MARK: Files
 
@@ -515,7 +614,7 @@ if let out = argument(after: "--out") {
         "![throughput and latency against callers](results.svg)",
         "",
     ]
-    document += summary + scale + lines
+    document += summary + scale + lines + profileLines
     if let appendix = argument(after: "--appendix"),
         let files = try? FileManager.default.contentsOfDirectory(atPath: appendix).filter({ $0.hasSuffix(".txt") }).sorted()
     {

@@ -106,8 +106,24 @@ pid_t scene_spawn_plain(const char *file, char *const argv[], char *const envp[]
     if (out_fd >= 0) error = posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
     if (error == 0 && err_fd >= 0) error = posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
     if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    // The caller may be a thread that blocks signals (Swift's concurrency threads do): the
+    // child starts with none blocked and every disposition at its default.
+    posix_spawnattr_t attributes;
+    if (error == 0) error = posix_spawnattr_init(&attributes);
+    if (error != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        errno = error;
+        return -1;
+    }
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t pid = -1;
-    if (error == 0) error = posix_spawn(&pid, file, &actions, NULL, argv, envp);
+    if (error == 0) error = posix_spawn(&pid, file, &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     if (error != 0) {
         errno = error;

@@ -69,7 +69,8 @@ int scene_set_cloexec(int fd, int on);
 pid_t scene_spawn(const char *file, char *const argv[], char *const envp[], const char *cwd);
 /// Starts `file` (a path) with `argv` and `envp` as an ordinary child — same process
 /// group, no parent-death signal — with its standard output and error on `out_fd` and
-/// `err_fd` (left alone when -1) and no other descriptor of the caller beyond 0, 1 and 2.
+/// `err_fd` (left alone when -1), no other descriptor of the caller beyond 0, 1 and 2, no
+/// signal blocked and every signal's disposition at its default.
 /// For short-lived helpers whose output the caller reads. Returns the pid, or -1 with
 /// errno set.
 pid_t scene_spawn_plain(const char *file, char *const argv[], char *const envp[], int out_fd, int err_fd);
