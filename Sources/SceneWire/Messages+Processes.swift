@@ -122,11 +122,10 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
                     default: return nil
                     }
                 case "from":
-                    switch try parser.parseValue() {
-                    case .string(let id): from = id
-                    case .null: from = nil
-                    default: return nil
-                    }
+                    // Given as anything but a string (null too), it is the general path's to
+                    // judge: a scene connection's `from` must name its own instance.
+                    guard case .string(let id) = try parser.parseValue() else { return nil }
+                    from = id
                 case "params":
                     let start = parser.offset
                     try parser.skipValue()

@@ -166,6 +166,12 @@ struct SceneProcessTests {
             #expect(await refusal { try await scene.focus("virtual-1") } == "forbidden")
             #expect(await refusal { try await scene.setAuthenticated(true) } == "forbidden")
             #expect(await refusal { try await scene.shutdownCoordinator() } == "forbidden")
+            // A relayed call comes from its own instance: another one, or null, is refused.
+            for from: JSONValue in ["virtual-1", nil] {
+                #expect(await refusal {
+                    _ = try await scene.call("scene.call", params: ["to": .string(puppet.id), "method": "echo", "from": from])
+                } == "forbidden")
+            }
             // What it may do besides.
             #expect(try await scene.open("virtual").outcome == "focused")
             #expect(try await scene.state().instances.count == 2)

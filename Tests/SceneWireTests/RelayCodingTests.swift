@@ -19,7 +19,7 @@ struct RelayCodingTests {
         #"{"to":{"scene":"notes"},"method":"title"}"#,
         #"{ "method" : "echo" , "to" : "notes-2" , "params" : [1, 2.50, "x"] , "timeout" : 2 }"#,
         #"{"to":"notes-1","method":"echo","params":null,"timeout":0.5,"from":"other-3"}"#,
-        #"{"to":"notes-1","method":"echo","timeout":null,"from":null,"extra":{"ignored":true}}"#,
+        #"{"to":"notes-1","method":"echo","timeout":null,"extra":{"ignored":true}}"#,
         #"{"\u0074o":"notes-1","m\u0065thod":"echo","par\u0061ms":{"k":"\u00e9"}}"#,
         #"{"to":{"scene":"notes","other":1},"method":"echo"}"#,
     ])
@@ -46,6 +46,12 @@ struct RelayCodingTests {
     func leavesTheRest(text: String) throws {
         #expect(scanned(text) == nil)
         #expect(throws: WireError.self) { try WireCodec.decode(SceneCallParams.self, from: try JSONParser.parse(text)) }
+    }
+
+    @Test("a from that is not a string, null included, is left to the general path, which checks it against the scene's own instance")
+    func fromNull() {
+        #expect(scanned(#"{"to":"notes-1","method":"echo","from":null}"#) == nil)
+        #expect(scanned(#"{"to":"notes-1","method":"echo","from":"notes-2"}"#)?.from == "notes-2")
     }
 
     @Test("a relayed request carries the caller's params byte for byte")
