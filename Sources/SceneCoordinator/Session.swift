@@ -40,7 +40,7 @@ final class Session: FrameHandler {
         self.connection = connection
         self.server = server
         self.name = name
-        self.requests = RequestQueue(executor: server.registry.taskExecutor)
+        self.requests = RequestQueue()
     }
 
     var bound: LoopBound<Session> { LoopBound(self, loop: connection.loop) }
@@ -358,12 +358,6 @@ final class RequestQueue: Sendable {
     }
 
     private let state = Locked(State())
-    /// Where the drain runs: the registry's executor, which nearly every request calls.
-    private let executor: any TaskExecutor
-
-    init(executor: any TaskExecutor) {
-        self.executor = executor
-    }
 
     /// Adds `work`; starts a drain when none runs.
     func enqueue(_ work: @escaping @Sendable () async -> Void) {
@@ -374,7 +368,7 @@ final class RequestQueue: Sendable {
             state.running = true
             return true
         }
-        if start { Task(executorPreference: executor) { await self.drain() } }
+        if start { Task { await self.drain() } }
     }
 
     /// Drops what has not started.

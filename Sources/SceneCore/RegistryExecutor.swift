@@ -6,11 +6,7 @@ import Dispatch
 /// actor — while the registry can act on several instances in one step, synchronously
 /// (`assumeIsolated`), so a request that opens a scene and applies its path is never
 /// interleaved with another request.
-///
-/// It is also a task executor: a task that prefers it (`Task(executorPreference:)`) runs on
-/// the registry's queue between its calls into the registry, so a request's task does not
-/// hop to a thread of the shared pool and back around each call.
-final class RegistryExecutor: SerialExecutor, TaskExecutor {
+final class RegistryExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
     init(label: String) {
@@ -19,8 +15,7 @@ final class RegistryExecutor: SerialExecutor, TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let serial = asUnownedSerialExecutor()
-        let task = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -77,10 +77,6 @@ public actor SceneRegistry<R: Route> {
         executor.asUnownedSerialExecutor()
     }
 
-    /// The registry's executor as a task executor: work that mostly calls the registry
-    /// (a server's request handling) runs there, without hopping threads around each call.
-    public nonisolated var taskExecutor: any TaskExecutor { executor }
-
     /// A registry of `declarations`.
     ///
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids or any link
