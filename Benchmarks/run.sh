@@ -10,8 +10,8 @@
 #              rows are skipped, and RESULTS.md says so.
 # --rounds N   rounds of the comparison (default 5); --seconds S per case and round
 #              (default 2).
-# Needs gcc (the C endpoints are built from Benchmarks/c). Takes about 10 minutes on
-# 2 cores. CI does not run it.
+# Needs gcc (the C endpoints are built from Benchmarks/c). Takes about 6 minutes, plus the
+# release build, on 2 cores. CI does not run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_dbus=0
