@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
-        .target(name: "BenchSupport", dependencies: ["CSceneSystem"], path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
+        .target(name: "BenchSupport", dependencies: ["SceneSocket"], path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-bench", dependencies: ["SceneFlow", "BenchSupport"], path: "Benchmarks/flow-bench",
             swiftSettings: strictSwift),
@@ -92,7 +92,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
-                "swift-scene", "CSceneSystem",
+                "swift-scene",
             ],
             swiftSettings: strictSwift),
         .testTarget(

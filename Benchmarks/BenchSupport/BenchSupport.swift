@@ -1,6 +1,6 @@
 // Helpers shared by the benchmark executables.
-import CSceneSystem
 import Foundation
+import SceneSocket
 
 /// A deterministic generator (SplitMix64), so every run measures the same inputs.
 public struct SplitMix: RandomNumberGenerator {
@@ -66,12 +66,9 @@ public func percentile(_ values: [Double], _ p: Double) -> Double {
 /// CPU time a process has used so far, user and system, in seconds (fields 14 and 15 of
 /// `/proc/<pid>/stat`, in clock ticks); nil when the process is gone.
 public func cpuSeconds(_ pid: Int32) -> Double? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let end = text.lastIndex(of: ")")
+    guard let fields = Processes.statFields(of: pid), fields.count > 12,
+        let user = Double(fields[11]), let system = Double(fields[12])
     else { return nil }
-    // Field 3 comes after the command name, which may hold spaces and parentheses.
-    let fields = text[text.index(after: end)...].split(separator: " ")
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
@@ -81,29 +78,20 @@ public func cpuSeconds(_ pid: Int32) -> Double? {
 /// inherit that) and no descriptor of this process beyond 0, 1 and 2.
 @discardableResult
 public func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-    var output: [Int32] = [0, 0]
-    guard scene_pipe(&output) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let variables = environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 } } ?? ProcessInfo.processInfo.environment
-    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    let pid = scene_spawn_plain(executable, argv, envp, output[1], -1)
-    let spawnError = errno
-    close(output[1])
-    defer { close(output[0]) }
-    guard pid > 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawnError)))") }
-    var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let got = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
-        if got > 0 {
-            data += chunk[..<got]
-        } else if got < 0, errno == EINTR {
-            continue
-        } else {
-            break
-        }
+    let output = try Processes.pipe()
+    let pid: pid_t
+    do {
+        pid = try Processes.spawn(
+            executable, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }, output: output.write)
+    } catch {
+        close(output.write)
+        close(output.read)
+        throw BenchError("cannot start \(executable): \(error)")
     }
+    close(output.write)
+    let data = Processes.readToEnd(output.read)
+    close(output.read)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     guard status == 0 else {

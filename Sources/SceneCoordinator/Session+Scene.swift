@@ -194,15 +194,8 @@ extension Session {
             reply(id, error: error)
             return
         }
-        guard !SceneCallParams.isReserved(call.method) else {
-            reply(id, error: .domain(
-                reason: WireReason.reservedMethod,
-                message: "\(call.method): names that begin with scene. or flow. are the coordinator's own",
-                data: ["method": .string(call.method)]))
-            return
-        }
-        if let timeout = call.timeout, !(timeout > 0 && timeout <= SceneCallParams.maximumTimeout) {
-            reply(id, error: .invalidParams("timeout: must be a positive number of seconds, at most \(Int(SceneCallParams.maximumTimeout))"))
+        if let refusal = SceneCallParams.refusal(method: call.method, timeout: call.timeout) {
+            reply(id, error: refusal)
             return
         }
         var target: InstanceID?

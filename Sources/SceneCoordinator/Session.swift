@@ -91,10 +91,9 @@ final class Session: FrameHandler {
             default: return false
             }
             guard let call = SceneCallParams.scan(payload, range: range), case .instance(let text) = call.to,
-                let target = InstanceID(text), !SceneCallParams.isReserved(call.method)
+                let target = InstanceID(text), SceneCallParams.refusal(method: call.method, timeout: call.timeout) == nil
             else { return false }
             if role == .scene, let from = call.from, from != instance?.description { return false }
-            if let timeout = call.timeout, !(timeout > 0 && timeout <= SceneCallParams.maximumTimeout) { return false }
             unanswered.append(id)
             deliver(call.method, params: call.params, timeout: call.timeout, to: target, id: id, expectsAnswer: true)
             return true

@@ -482,11 +482,7 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
     /// The fields of `/proc/<pid>/stat` from field 3 on (index 0 is field 3), when there
     /// are at least 22; nil when the process does not exist.
     static func statFields(of pid: Int32) -> [Substring]? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return nil }
-        // The command name (field 2) may hold spaces and parentheses: it ends at the last ")".
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard let fields = Processes.statFields(of: pid) else { return nil }
         return fields.count > 19 ? fields : nil
     }
 }

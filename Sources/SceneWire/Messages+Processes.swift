@@ -150,6 +150,21 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
         return Scanned(to: to, method: method, timeout: timeout, from: from, params: raw)
     }
 
+    /// Why a call with `method` and `timeout` is refused before any target is looked up
+    /// (`reserved_method`, or -32602 for a timeout out of range); nil when it is not.
+    public static func refusal(method: String, timeout: Double?) -> WireError? {
+        if isReserved(method) {
+            return .domain(
+                reason: WireReason.reservedMethod,
+                message: "\(method): names that begin with scene. or flow. are the coordinator's own",
+                data: ["method": .string(method)])
+        }
+        if let timeout, !(timeout > 0 && timeout <= maximumTimeout) {
+            return .invalidParams("timeout: must be a positive number of seconds, at most \(Int(maximumTimeout))")
+        }
+        return nil
+    }
+
     /// Whether `method` is reserved for the coordinator: `scene.…` and `flow.…` names.
     public static func isReserved(_ method: String) -> Bool {
         method.hasPrefix("scene.") || method.hasPrefix("flow.")

@@ -23,5 +23,5 @@ public struct RawJSON: Hashable, Sendable {
     }
 
     /// Whether the text is JSON `null` (which a relay treats as absent).
-    public var isNull: Bool { bytes == Array("null".utf8) }
+    public var isNull: Bool { bytes.elementsEqual("null".utf8) }
 }

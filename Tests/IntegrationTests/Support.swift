@@ -1,5 +1,4 @@
 import Foundation
-import CSceneSystem
 import Glibc
 import SceneClient
 import SceneCoordinator
@@ -215,25 +214,22 @@ final class ChildProcess {
         // A coordinator it starts ends with this test process, even if the runner dies.
         merged["SCENE_EXIT_WITH_PARENT"] = "1"
         merged.merge(environment) { _, new in new }
-        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
-        guard scene_pipe(&output) == 0 else { throw SocketError("pipe2") }
-        guard scene_pipe(&errors) == 0 else { throw SocketError("pipe2") }
-        let path = executable ?? scenectlPath()
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        let child = scene_spawn_plain(path, argv, envp, captureOutput ? output[1] : -1, captureOutput ? errors[1] : -1)
-        let error = SocketError("posix_spawn(\(path))")
-        close(output[1])
-        close(errors[1])
-        guard child > 0 else {
-            close(output[0])
-            close(errors[0])
+        let output = try Processes.pipe(), errors = try Processes.pipe()
+        defer {
+            close(output.write)
+            close(errors.write)
+        }
+        do {
+            pid = try Processes.spawn(
+                executable ?? scenectlPath(), arguments: arguments, environment: merged,
+                output: captureOutput ? output.write : -1, errors: captureOutput ? errors.write : -1)
+        } catch {
+            close(output.read)
+            close(errors.read)
             throw error
         }
-        pid = child
-        outputFD = output[0]
-        errorFD = errors[0]
+        outputFD = output.read
+        errorFD = errors.read
     }
 
     deinit {
@@ -271,20 +267,7 @@ final class ChildProcess {
     var standardError: String { readToEnd(errorFD) }
 
     private func readToEnd(_ fd: Int32) -> String {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got > 0 {
-                data += chunk[..<got]
-            } else if got < 0, errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: Processes.readToEnd(fd), as: UTF8.self)
     }
 
     private var pendingOutput = ""
