@@ -43,6 +43,20 @@ struct EventStreamTests {
         #expect(await collect(second, count: 1000) == Array(0..<100))
     }
 
+    @Test("a subscriber's filter keeps out what it does not pick, in order, and only its own stream")
+    func filtered() async {
+        let broadcaster = EventBroadcaster<Int>()
+        let even = broadcaster.subscribe(buffering: .oldest(3)) { $0 % 2 == 0 }
+        let all = broadcaster.subscribe()
+        broadcaster.publish(1)
+        broadcaster.publish(2)
+        broadcaster.publish(contentsOf: [3, 4, 5, 6, 7, 8])
+        broadcaster.finish()
+        // Left-out events take no room in its buffer: 2, 4, 6 fit in three, 8 does not.
+        #expect(await collect(even, count: 10) == [2, 4, 6])
+        #expect(await collect(all, count: 10) == Array(1...8))
+    }
+
     @Test("newest(n) keeps the newest n undelivered events and counts the dropped")
     func newestPolicy() async {
         let broadcaster = EventBroadcaster<Int>()
