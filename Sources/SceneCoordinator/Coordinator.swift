@@ -24,27 +24,60 @@ public final class Coordinator: Sendable {
     private let writer: StateWriter?
     private let watcher = Locked<Task<Void, Never>?>(nil)
 
-    /// Binds the socket and starts serving `registry`.
+    /// Starts an event loop, makes the registry it serves on it, binds the socket and
+    /// starts serving.
     ///
-    /// - Throws: ``SocketPlacementError`` when the path is too long, another server answers
-    ///   there, or the socket cannot be bound.
-    ///
-    /// - `launcher`: the one `registry` was made with, for process-backed scenes (see
+    /// - `registry` makes the registry with the executor it is given, the coordinator's
+    ///   event loop (`SceneRegistry(manifest:launcher:executor:)`): the registry and
+    ///   its instances then run on the loop thread, and a request that need not wait is
+    ///   read, applied and answered there in one turn.
+    /// - `launcher`: the one the registry is made with, for process-backed scenes (see
     ///   ``start(manifest:configuration:restoring:)``, which makes both).
-    public init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil) throws {
-        self.registry = registry
+    /// - Throws: what `registry` throws, or ``SocketPlacementError`` when the path is too
+    ///   long, another server answers there, or the socket cannot be bound. The loop is
+    ///   stopped again on failure.
+    /// - `snapshot`: restored into the registry before the socket is bound (see
+    ///   ``SceneRegistry/restore(_:)``).
+    public init(
+        configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil,
+        restoring snapshot: RegistrySnapshot<JSONValue>? = nil,
+        registry makeRegistry: (_ executor: any SerialExecutor) throws -> SceneRegistry<JSONValue>
+    ) throws {
         self.configuration = configuration
         _ = Coordinator.raiseOpenFileLimit
+        let loop = try EventLoop(name: "scene-coordinator")
+        let registry: SceneRegistry<JSONValue>
+        do {
+            registry = try makeRegistry(loop)
+            guard registry.executor.map({ $0 as AnyObject }) === loop else {
+                throw CoordinatorSetupError.registryNotOnLoop
+            }
+            if let snapshot {
+                try Coordinator.onLoop(loop) {
+                    registry.assumeIsolated { registry in
+                        Result { () throws(RegistryRestoreError) in try registry.restore(snapshot) }
+                    }
+                }.get()
+            }
+        } catch {
+            loop.shutdown()
+            throw error
+        }
+        self.registry = registry
+        self.loop = loop
         let journal: Journal?
         if let path = configuration.stateFile, configuration.durable {
-            let opened = try Journal(path: CoordinatorState.journalPath(for: path))
-            registry.observeEvents { opened.record($0) }
-            journal = opened
+            do {
+                let opened = try Journal(path: CoordinatorState.journalPath(for: path))
+                registry.observeEvents { opened.record($0) }
+                journal = opened
+            } catch {
+                loop.shutdown()
+                throw error
+            }
         } else {
             journal = nil
         }
-        let loop = try EventLoop(name: "scene-coordinator")
-        self.loop = loop
         let bound = Locked<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let shutdown = ShutdownHook()
@@ -92,6 +125,19 @@ public final class Coordinator: Sendable {
         loop.whenStopped { [weak self] in self?.markStopped() }
     }
 
+    /// Runs `body` on `loop`'s thread and waits for it (the caller is not on the loop).
+    private static func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) -> T {
+        let result = Locked<T?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        loop.execute {
+            let value = body()
+            result.withLock { $0 = value }
+            ready.signal()
+        }
+        ready.wait()
+        return result.withLock { $0 }!
+    }
+
     /// Raised once per process: a coordinator serves many connections.
     private static let raiseOpenFileLimit: Void = { SocketLimits.raiseOpenFileLimit() }()
 
@@ -115,9 +161,10 @@ public final class Coordinator: Sendable {
         manifest: Manifest, configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
     ) async throws -> Coordinator {
         let launcher = ProcessLauncher()
-        let registry = try SceneRegistry(manifest: manifest, launcher: launcher)
-        if let snapshot { try await registry.restore(snapshot) }
-        let coordinator = try Coordinator(registry: registry, configuration: configuration, launcher: launcher)
+        let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
+            try SceneRegistry(manifest: manifest, launcher: launcher, executor: executor)
+        }
+        let registry = coordinator.registry
         let restored = await registry.processInstances().filter { $0.phase != .opening }.map(\.id)
         for id in restored { await registry.processDisconnected(id, exit: nil) }
         let supervisor = coordinator.supervisor
@@ -199,6 +246,18 @@ public final class Coordinator: Sendable {
             let running = loop.execute { [server] in continuation.resume(returning: server.value.sessionCount) }
             if !running { continuation.resume(returning: 0) }
         }
+    }
+}
+
+/// Why a coordinator could not be set up around a registry.
+public enum CoordinatorSetupError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The registry was not made with the executor the coordinator handed it.
+    case registryNotOnLoop
+
+    public var code: String { "registry_not_on_loop" }
+
+    public var description: String {
+        "the registry must be made with the executor the coordinator gives it (its event loop)"
     }
 }
 

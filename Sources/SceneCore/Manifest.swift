@@ -75,10 +75,13 @@ public struct ManifestError: JSONProblemReport {
 }
 
 extension SceneRegistry where R == JSONValue {
-    /// A registry serving `manifest`.
-    public init(manifest: Manifest, launcher: (any SceneLauncher)? = nil) throws(RegistryConfigurationError) {
+    /// A registry serving `manifest`, on `executor` when one is given (see
+    /// ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:launcher:executor:)``).
+    public init(
+        manifest: Manifest, launcher: (any SceneLauncher)? = nil, executor: (any SerialExecutor)? = nil
+    ) throws(RegistryConfigurationError) {
         try self.init(
             app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy,
-            immersive: manifest.immersive, launcher: launcher)
+            immersive: manifest.immersive, launcher: launcher, executor: executor)
     }
 }

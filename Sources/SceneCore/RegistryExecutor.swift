@@ -1,21 +1,36 @@
-import Dispatch
-
 /// The one serial executor a registry and all of its scene instances run on.
 ///
 /// Sharing it makes every instance an actor of its own — callers `await` it like any
 /// actor — while the registry can act on several instances in one step, synchronously
 /// (`assumeIsolated`), so a request that opens a scene and applies its path is never
 /// interleaved with another request.
-final class RegistryExecutor: SerialExecutor {
-    private let queue: DispatchQueue
+///
+/// - Given an executor (a coordinator's event loop), the registry and its instances run
+///   there.
+/// - Otherwise they share the default executor of an actor of their own. Default actors
+///   run on the cooperative pool, and a task that calls one switches to it on its own
+///   thread when it is free: an in-process call costs no thread wake-up, where a custom
+///   executor (a dispatch queue) would cost two.
+final class RegistryExecutor: Sendable {
+    /// An empty actor whose default executor the registry borrows.
+    private actor Home {}
 
-    init(label: String) {
-        queue = DispatchQueue(label: label)
-    }
+    /// The executor the registry was given, if any.
+    let given: (any SerialExecutor)?
+    /// Keeps the home actor alive while its executor is in use.
+    private let home: Home?
+    /// The executor itself, read on every enqueue.
+    let unowned: UnownedSerialExecutor
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+    init(_ given: (any SerialExecutor)?) {
+        self.given = given
+        if let given {
+            home = nil
+            unowned = given.asUnownedSerialExecutor()
+        } else {
+            let home = Home()
+            self.home = home
+            unowned = home.unownedExecutor
+        }
     }
 }

@@ -24,9 +24,7 @@ public actor SceneInstance<R: Route> {
     private nonisolated let executor: RegistryExecutor
     private nonisolated let log: RegistryEventLog<R>
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unowned }
 
     init(
         id: InstanceID, declaration: SceneDeclaration<R>, value: JSONValue?, executor: RegistryExecutor,

@@ -202,7 +202,7 @@ extension SceneRegistry {
             let record = book.records[item.id]!
             let instance = SceneInstance(
                 id: item.id, declaration: declarationsByID[item.id.scene]!, value: record.value,
-                executor: executor, log: log)
+                executor: home, log: log)
             // Validated above, so restoring the flow cannot fail.
             instance.assumeIsolated { instance in
                 try? instance.restoreFlow(item.flow)

@@ -71,20 +71,26 @@ public actor SceneRegistry<R: Route> {
     /// Requests waiting for an opening instance to become ready.
     var openingWaiters: [InstanceID: [CheckedContinuation<Result<Void, RegistryRejection>, Never>]] = [:]
 
-    nonisolated let executor: RegistryExecutor
+    nonisolated let home: RegistryExecutor
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { home.unowned }
+
+    /// The executor this registry was made with, if one was given: a coordinator serves a
+    /// registry whose executor is its event loop.
+    public nonisolated var executor: (any SerialExecutor)? { home.given }
 
     /// A registry of `declarations`.
     ///
+    /// - `executor`: where the registry and its instances run. A coordinator gives its
+    ///   event loop, so that a request is read, applied and answered on one thread.
+    ///   Without one, the registry runs on the cooperative pool with an executor of its
+    ///   own, which its instances share.
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids or any link
     ///   pattern diagnostic (the link build is strict).
     public init(
         app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
-        launcher: (any SceneLauncher)? = nil
+        launcher: (any SceneLauncher)? = nil, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         var byID: [String: SceneDeclaration<R>] = [:]
         var problems: [String] = []
@@ -117,7 +123,7 @@ public actor SceneRegistry<R: Route> {
         self.declarations = declarations
         self.declarationsByID = byID
         self.launcher = launcher
-        self.executor = RegistryExecutor(label: "scene-registry.\(app)")
+        self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive)
     }
@@ -321,7 +327,7 @@ public actor SceneRegistry<R: Route> {
         let declaration = declarationsByID[id.scene]!
         book.reserve(id, value: value, pushedFrom: pushedFrom)
         instances[id] = SceneInstance(
-            id: id, declaration: declaration, value: book.records[id]?.value, executor: executor, log: log)
+            id: id, declaration: declaration, value: book.records[id]?.value, executor: home, log: log)
         flush()
     }
 

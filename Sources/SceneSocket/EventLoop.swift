@@ -18,23 +18,40 @@ protocol LoopHandler: AnyObject {
 ///   submission order, after the I/O of the current iteration.
 /// - Everything a connection or listener does happens on this thread, so none of them
 ///   needs a lock.
-public final class EventLoop: Sendable {
+/// - It is also a `SerialExecutor`: an actor whose executor it is runs its jobs on the
+///   loop thread, in order with the loop's other submitted work, and `assumeIsolated`
+///   holds for that actor anywhere on the loop thread (``checkIsolated()``). Work that
+///   belongs to a connection then stays on its loop, as SwiftNIO's event loops do.
+/// - After the loop has stopped, closures submitted with ``execute(_:)`` are dropped, but
+///   jobs still run, one at a time, on a serial queue that stands in for the loop thread:
+///   a task waiting on an actor of a stopped loop is not left suspended forever.
+public final class EventLoop: SerialExecutor, Sendable {
     private let epoll: Int32
     private let wake: Int32
     private let submitted = Locked<Submissions>(Submissions())
 
+    /// One piece of submitted work: a closure, or an actor's job.
+    enum Work: Sendable {
+        case closure(@Sendable () -> Void)
+        case job(UnownedJob)
+    }
+
     private struct Submissions {
-        var work: [@Sendable () -> Void] = []
-        /// Set once the loop has stopped and its eventfd is closed: later work is dropped,
-        /// and the descriptor number (which the kernel may reuse) is never written again.
+        var work: [Work] = []
+        /// Set once the loop has stopped and its eventfd is closed: later closures are
+        /// dropped, later jobs go to ``afterStop``, and the descriptor number (which the
+        /// kernel may reuse) is never written again.
         var closed = false
     }
     private let running = Atomic<Bool>(true)
-    /// The loop thread's `pthread_t` while it runs, else 0: read on every loop-thread
-    /// check, so an atomic rather than a lock.
+    /// The thread that runs the loop's work now (the loop thread, or the stand-in queue's
+    /// thread after the stop), else 0: read on every loop-thread check, so an atomic rather
+    /// than a lock.
     private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
     private let stopHandlers = Locked<[@Sendable () -> Void]>([])
+    /// Where jobs run once the loop thread has ended.
+    private let afterStop: DispatchQueue
     // Touched only on the loop thread (every access checks or runs there).
     private nonisolated(unsafe) let confined = Confined()
 
@@ -45,7 +62,9 @@ public final class EventLoop: Sendable {
         /// The list being flushed, swapped with `needsFlush` so neither is reallocated.
         var flushing: [SocketConnection] = []
         /// Submitted work being run, swapped in the same way.
-        var running: [@Sendable () -> Void] = []
+        var running: [Work] = []
+        /// Run at the end of every iteration, before the writes are flushed.
+        var turnEndHandlers: [() -> Void] = []
         /// The scatter list of one `sendmsg`.
         let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: EventLoop.maximumVectors)
         var timers = TimerQueue()
@@ -74,6 +93,7 @@ public final class EventLoop: Sendable {
         }
         self.epoll = epoll
         self.wake = wake
+        self.afterStop = DispatchQueue(label: "\(name).after-stop")
         let thread = Thread { [self] in self.run() }
         thread.name = name
         thread.start()
@@ -89,13 +109,50 @@ public final class EventLoop: Sendable {
     /// the answer is `false`.
     @discardableResult
     public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        submitted.withLock { state in
+        submit(.closure(work))
+    }
+
+    /// Runs an actor's job on the loop thread, in order with the other submitted work.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !submit(.job(job)) {
+            afterStop.async { [self] in
+                loopThread.store(pthread_self(), ordering: .releasing)
+                job.runSynchronously(on: asUnownedSerialExecutor())
+                loopThread.store(0, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Traps unless called on the loop thread: an actor whose executor this loop is may
+    /// be assumed isolated there, inside or outside one of its jobs.
+    public func checkIsolated() {
+        precondition(inEventLoop, "expected to run on the event loop's thread")
+    }
+
+    private func submit(_ work: Work) -> Bool {
+        let onLoop = inEventLoop
+        return submitted.withLock { state in
             guard !state.closed else { return false }
             state.work.append(work)
-            // Signalled under the lock, so the descriptor cannot be closed in between.
-            if state.work.count == 1 { _ = scene_eventfd_signal(wake) }
+            // Signalled under the lock, so the descriptor cannot be closed in between. The
+            // loop thread itself looks at the list before it waits again.
+            if state.work.count == 1, !onLoop { _ = scene_eventfd_signal(wake) }
             return true
         }
+    }
+
+    /// Whether work waits to run (the loop then polls instead of waiting).
+    private var hasSubmittedWork: Bool {
+        submitted.withLock { !$0.work.isEmpty }
+    }
+
+    /// Runs `handler` on the loop thread at the end of every iteration, after the handlers,
+    /// submitted work and timers, and before the queued writes are flushed; call on the
+    /// loop thread. What one turn did can be finished there together (a group commit).
+    public func atEndOfEveryTurn(_ handler: @escaping () -> Void) {
+        precondition(inEventLoop)
+        confined.turnEndHandlers.append(handler)
     }
 
     /// Runs `handler` (on the loop thread) once the loop has stopped: everything it had
@@ -174,7 +231,7 @@ public final class EventLoop: Sendable {
         loopThread.store(pthread_self(), ordering: .releasing)
         var events = [scene_event](repeating: scene_event(), count: 256)
         while running.load(ordering: .acquiring) {
-            let timeout = confined.timers.millisecondsUntilNext(from: .now)
+            let timeout = hasSubmittedWork ? 0 : confined.timers.millisecondsUntilNext(from: .now)
             let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, timeout) }
             if count > 0 {
                 for index in 0..<Int(count) {
@@ -190,6 +247,8 @@ public final class EventLoop: Sendable {
             for timer in confined.timers.takeDue(at: .now) {
                 if let work = confined.timers.take(timer) { work() }
             }
+            runSubmitted()
+            for handler in confined.turnEndHandlers { handler() }
             flushAll()
         }
         // Stopping: run what was submitted, give answers still queued a bounded time to
@@ -199,14 +258,12 @@ public final class EventLoop: Sendable {
         drainWrites(until: .now + .seconds(2), events: &events)
         for handler in Array(confined.handlers.values) { handler.loopDidStop() }
         confined.handlers.removeAll()
-        // Work accepted before the door closed still runs (it may be waiting to answer a
-        // continuation); work submitted from now on is refused.
-        let accepted = submitted.withLock { state -> [@Sendable () -> Void] in
-            state.closed = true
-            defer { state.work.removeAll() }
-            return state.work
+        // Work accepted before the door closed still runs here (it may be waiting to answer
+        // a continuation); the door closes only once the list is empty, so no job runs on
+        // the stand-in queue while this thread still runs one.
+        while let batch = takeOrClose() {
+            for work in batch { run(work) }
         }
-        for work in accepted { work() }
         for handler in Array(confined.handlers.values) { handler.loopDidStop() }
         confined.handlers.removeAll()
         close(epoll)
@@ -214,6 +271,25 @@ public final class EventLoop: Sendable {
         loopThread.store(0, ordering: .releasing)
         for handler in stopHandlers.withLock({ $0 }) { handler() }
         finished.signal()
+    }
+
+    /// The submitted work, or nil (and the door closed) when there is none.
+    private func takeOrClose() -> [Work]? {
+        submitted.withLock { state in
+            guard !state.work.isEmpty else {
+                state.closed = true
+                return nil
+            }
+            defer { state.work.removeAll() }
+            return state.work
+        }
+    }
+
+    private func run(_ work: Work) {
+        switch work {
+        case .closure(let body): body()
+        case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+        }
     }
 
     /// Keeps writing to connections that still have answers queued, until they are done
@@ -242,7 +318,7 @@ public final class EventLoop: Sendable {
                 confined.running = work
                 return
             }
-            for item in work { item() }
+            for item in work { run(item) }
             work.removeAll(keepingCapacity: true)
             confined.running = work
         }

@@ -21,7 +21,7 @@ struct SocketPlacementTests {
     func inUse() async throws {
         _ = try await withServer { server in
             #expect(throws: SocketPlacementError.inUse(server.path)) {
-                try Coordinator(registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: server.path))
+                try Coordinator(configuration: CoordinatorConfiguration(socketPath: server.path)) { try SceneRegistry(manifest: .demo, executor: $0) }
             }
         }
     }
@@ -44,7 +44,7 @@ struct SocketPlacementTests {
         }
         close(fd)
         #expect(FileManager.default.fileExists(atPath: path))
-        let coordinator = try Coordinator(registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: path))
+        let coordinator = try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
         defer { coordinator.stop() }
         let client = try RawClient(path: path)
         try await client.hello()
@@ -57,7 +57,7 @@ struct SocketPlacementTests {
             let path = folder.file("demo.sock")
             try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
             #expect(throws: SocketPlacementError.notASocket(path)) {
-                try Coordinator(registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: path))
+                try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
         }
@@ -67,7 +67,7 @@ struct SocketPlacementTests {
     func tooLong() throws {
         let path = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
         #expect(throws: SocketPlacementError.pathTooLong(path, limit: 107)) {
-            try Coordinator(registry: SceneRegistry(manifest: .demo), configuration: CoordinatorConfiguration(socketPath: path))
+            try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
         }
     }
 

@@ -44,7 +44,7 @@ final class TestServer {
         folder = try TemporaryFolder()
         var configuration = CoordinatorConfiguration(socketPath: folder.file("run/demo.sock"))
         configure(&configuration)
-        coordinator = try Coordinator(registry: SceneRegistry(manifest: manifest), configuration: configuration)
+        coordinator = try Coordinator(configuration: configuration) { try SceneRegistry(manifest: manifest, executor: $0) }
     }
 
     func connect(client: String = "tests") async throws -> SceneConnection {
