@@ -22,7 +22,6 @@ public final class Coordinator: Sendable {
     private let stopped = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let shuttingDown = Atomic<Bool>(false)
     private let writer: StateWriter?
-    private let watcher = Locked<Task<Void, Never>?>(nil)
 
     /// Starts an event loop, makes the registry it serves on it, binds the socket and
     /// starts serving.
@@ -143,7 +142,6 @@ public final class Coordinator: Sendable {
 
     /// Stops serving: closes every connection and the listener, then the loop.
     public func stop() {
-        watcher.withLock { $0?.cancel() }
         loop.execute { [server] in server.value.close() }
         loop.shutdown()
     }
@@ -175,20 +173,8 @@ public final class Coordinator: Sendable {
     /// Marks the state file for writing on every change of instances, paths or processes.
     private func watchForChanges() {
         guard let writer else { return }
-        let events = registry.events(buffering: .unbounded)
-        watcher.withLock { task in
-            task = Task {
-                await writer.changed()
-                for await event in events {
-                    switch event.event {
-                    case .linkHandled, .linkRejected, .requestRejected: continue
-                    default: await writer.changed()
-                    }
-                }
-            }
-        }
-        let supervisor = self.supervisor
-        loop.execute { supervisor.value.onChange = { Task { await writer.changed() } } }
+        let server = self.server
+        loop.execute { server.value.writeState(with: writer) }
     }
 
     /// Shuts down in order: the state is written, every scene process is closed in stages
@@ -216,7 +202,6 @@ public final class Coordinator: Sendable {
         if let writer, saved != nil {
             await writer.finish(with: await writer.current(processes: []))
         }
-        watcher.withLock { $0?.cancel() }
         stop()
     }
 

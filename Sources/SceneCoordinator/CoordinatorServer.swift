@@ -10,10 +10,10 @@ final class CoordinatorServer: ListenerHandler {
     let configuration: CoordinatorConfiguration
     let loop: EventLoop
     let supervisor: Supervisor
-    /// With `--durable`: what registry requests sync before they are answered.
-    let journal: Journal?
-    /// Event notifications, encoded once for every subscriber.
-    let eventFrames = EventFrames()
+    /// With `--durable`: registry answers wait until their events are on disk.
+    let groupCommit: GroupCommit?
+    /// Where each registry event goes, as it is emitted.
+    let fanout = EventFanout()
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -23,6 +23,9 @@ final class CoordinatorServer: ListenerHandler {
     /// Peers (uid, pid) that said hello with bad tokens lately.
     private var throttles: [PeerKey: HelloThrottle] = [:]
     private let started = ContinuousClock.now
+    /// Writes the state file (with `--state`).
+    private var stateWriter: StateWriter?
+    private var stateWriteScheduled = false
 
     struct PeerKey: Hashable {
         let uid: UInt32?
@@ -31,10 +34,14 @@ final class CoordinatorServer: ListenerHandler {
 
     init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?) throws {
         self.registry = registry
-        self.journal = journal
+        self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
         self.configuration = configuration
         self.loop = loop
         self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)
+        let events = LoopBound(fanout, loop: loop)
+        let scenes = supervisor.bound
+        fanout.sceneChanged = { event in scenes.value.forward(event) }
+        registry.observeEvents { event in events.value.publish(event) }
         let listener = try SocketListener.listen(
             path: configuration.socketPath, loop: loop, maximumFrame: configuration.maximumFrame,
             allowedUID: configuration.allowedUID)
@@ -44,6 +51,24 @@ final class CoordinatorServer: ListenerHandler {
     }
 
     var sessionCount: Int { sessions.count }
+
+    /// Writes the state file with `writer` now and within 100 ms of every change of
+    /// instances, paths or processes from now on (changes coalesce).
+    func writeState(with writer: StateWriter) {
+        stateWriter = writer
+        fanout.stateChanged = { [unowned self] in self.stateChanged() }
+        supervisor.onChange = { [unowned self] in self.stateChanged() }
+        stateChanged()
+    }
+
+    private func stateChanged() {
+        guard let writer = stateWriter, !stateWriteScheduled, !closed else { return }
+        stateWriteScheduled = true
+        loop.scheduleOnLoop(after: .milliseconds(100)) { [weak self] in
+            self?.stateWriteScheduled = false
+            Task { await writer.writeNow() }
+        }
+    }
 
     func listener(_ listener: SocketListener, didAccept connection: SocketConnection) {
         connection.writeQueueCap = configuration.writeQueueCap
@@ -98,10 +123,13 @@ final class CoordinatorServer: ListenerHandler {
         onShutdownRequest?()
     }
 
-    /// Stops accepting and closes every session (answers already queued are flushed first).
+    /// Stops accepting and closes every session (answers already queued are flushed first;
+    /// with a durable journal, what it recorded is made durable first, and the answers
+    /// waiting for it are written).
     func close() {
         guard !closed else { return }
         closed = true
+        groupCommit?.syncNow()
         listener?.close()
         listener = nil
         supervisor.close()

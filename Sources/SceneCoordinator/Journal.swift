@@ -21,9 +21,9 @@ public struct JournalMark: Codable, Hashable, Sendable {
 
 /// The write-ahead journal of a durable coordinator (`--durable`): every registry event,
 /// one JSON line each (`{"run", "seq", "event"}`, the event as the wire carries it),
-/// appended as it is emitted and made durable (`fsync`) before the answer to the request
-/// that caused it is sent. Each state-file write compacts it: what the snapshot includes
-/// is dropped.
+/// appended as it is emitted. ``GroupCommit`` makes the lines durable (`fsync`) on a
+/// writer thread before the answers to the requests that caused them are sent. Each
+/// state-file write compacts it: what the snapshot includes is dropped.
 final class Journal: Sendable {
     let path: String
     /// This coordinator run's id: event numbers start again at 1 in every run.
@@ -39,10 +39,8 @@ final class Journal: Sendable {
     }
 
     private let state: Locked<State>
-    /// Writes and fsyncs one at a time, in order: a sync waiting behind another often finds
-    /// its lines already durable (group commit).
-    private let writer = DispatchQueue(label: "scene-coordinator.journal")
-    private let synced = Locked<UInt64>(0)
+    /// Writes, fsyncs and compactions, one at a time, in order.
+    let writer = DispatchQueue(label: "scene-coordinator.journal")
 
     init(path: String) throws(SocketError) {
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
@@ -58,7 +56,7 @@ final class Journal: Sendable {
         _ = state.withLock { close($0.fd) }
     }
 
-    /// Appends `event` (called under the registry's numbering lock, in order).
+    /// Appends `event` (called as the registry emits it, in order).
     func record(_ event: SequencedEvent<JSONValue>) {
         var text = #"{"run":""# + run + #"","seq":\#(event.seq),"event":"#
         WireCodec.eventParams(event).write(to: &text)
@@ -71,32 +69,24 @@ final class Journal: Sendable {
         }
     }
 
-    /// Returns once every event recorded so far is on disk.
-    func sync() async {
-        let target = state.withLock { $0.last }
-        guard synced.withLock({ $0 }) < target else { return }
-        await withCheckedContinuation { continuation in
-            writer.async {
-                self.flush()
-                continuation.resume()
-            }
-        }
-    }
+    /// The number of the last event recorded.
+    var lastRecorded: UInt64 { state.withLock { $0.last } }
 
-    /// Writes what is pending and fsyncs it; on the writer queue.
+    /// Writes every line recorded so far and fsyncs it; answers the number of the last
+    /// event now on disk. Blocks: call on ``writer``.
     ///
     /// A journal that cannot be written stops the coordinator: the change is applied in
     /// memory but cannot be made durable, and acknowledging it would break the promise of
     /// `--durable` (exit status 74, EX_IOERR).
-    private func flush() {
+    func writePending() -> UInt64 {
         let (fd, bytes, last) = state.withLock { state -> (Int32, [UInt8], UInt64) in
             defer { state.pending.removeAll(keepingCapacity: true) }
             return (state.fd, state.pending, state.last)
         }
-        guard synced.withLock({ $0 }) < last else { return }
+        guard !bytes.isEmpty else { return last }
         guard DurableFile.writeAll(fd, bytes) else { fail("write") }
         if fsync(fd) != 0 { fail("fsync") }
-        synced.withLock { $0 = max($0, last) }
+        return last
     }
 
     private func fail(_ call: String) -> Never {
@@ -146,7 +136,6 @@ final class Journal: Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
             // Everything kept is on disk now.
             state.pending.removeAll()
-            synced.withLock { $0 = max($0, state.last) }
         }
     }
 

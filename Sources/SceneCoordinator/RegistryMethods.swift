@@ -2,24 +2,78 @@ import SceneCore
 import SceneFlow
 import SceneWire
 
-/// The methods that act on the registry: params in, result or error out.
-enum RegistryMethods {
-    static func perform(_ method: WireMethod, params: JSONValue?, registry: SceneRegistry<JSONValue>) async
-        -> Result<JSONValue, WireError>
-    {
-        do throws(WireError) {
-            return .success(try await dispatch(method, params: params, registry: registry))
-        } catch {
-            return .failure(error)
-        }
-    }
+/// A request that acts on the registry, decoded from its params: the typed form a session
+/// hands the registry.
+enum RegistryRequest: Sendable {
+    case open(scene: String, value: JSONValue?)
+    case push(scene: String, value: JSONValue?, from: InstanceID)
+    case dismissInstance(InstanceID, force: Bool)
+    case dismissScene(String, value: JSONValue?, force: Bool)
+    case phase(InstanceID, ScenePhase)
+    case dismissImmersive
+    case focus(InstanceID)
+    case route(JSONValue, from: InstanceID)
+    case flowSend(InstanceID, FlowIntent<JSONValue>)
+    case flowApply(InstanceID, FlowPlan<JSONValue>)
+    case flowBatch(InstanceID, [FlowIntent<JSONValue>], stopOnFailure: Bool)
+    case flowTransaction(InstanceID, [FlowIntent<JSONValue>])
+    case link(String)
+    case authenticate(Bool)
+    case state
 
-    /// Turns a registry rejection into the wire's -32000 error.
-    private static func domain<T>(_ body: () async throws(RegistryRejection) -> T) async throws(WireError) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw .domain(error)
+    /// Decodes `params` of `method`; -32602 with the path of what does not fit, -32601 for
+    /// a method that does not act on the registry.
+    init(_ method: WireMethod, params: JSONValue?) throws(WireError) {
+        switch method {
+        case .sceneOpen:
+            let request = try WireCodec.decode(OpenParams.self, from: params)
+            self = .open(scene: request.scene, value: request.value)
+        case .scenePush:
+            let request = try WireCodec.decode(PushParams.self, from: params)
+            self = .push(scene: request.scene, value: request.value, from: try Self.instanceID(request.from, field: "from"))
+        case .sceneDismiss:
+            let request = try WireCodec.decode(DismissParams.self, from: params)
+            let force = request.force ?? false
+            switch (request.instance, request.scene) {
+            case (let text?, nil): self = .dismissInstance(try Self.instanceID(text), force: force)
+            case (nil, let scene?): self = .dismissScene(scene, value: request.value, force: force)
+            default: throw .invalidParams("give either instance, or scene (with an optional value)")
+            }
+        case .scenePhase:
+            let request = try WireCodec.decode(ScenePhaseParams.self, from: params)
+            let id = try Self.instanceID(request.instance)
+            guard let phase = ScenePhase(rawValue: request.phase) else {
+                throw .invalidParams("phase: \"\(request.phase)\" is not a phase (active, inactive or background)")
+            }
+            self = .phase(id, phase)
+        case .immersiveDismiss:
+            self = .dismissImmersive
+        case .sceneFocus:
+            self = .focus(try Self.instanceID(try WireCodec.decode(FocusParams.self, from: params).instance))
+        case .sceneRoute:
+            let request = try WireCodec.decode(RouteParams.self, from: params)
+            self = .route(request.route, from: try Self.instanceID(request.from, field: "from"))
+        case .flowSend:
+            let request = try WireCodec.decode(FlowSendParams.self, from: params)
+            self = .flowSend(try Self.instanceID(request.instance), request.intent)
+        case .flowApply:
+            let request = try WireCodec.decode(FlowApplyParams.self, from: params)
+            self = .flowApply(try Self.instanceID(request.instance), request.plan)
+        case .flowBatch:
+            let request = try WireCodec.decode(FlowBatchParams.self, from: params)
+            self = .flowBatch(try Self.instanceID(request.instance), request.intents, stopOnFailure: request.stopOnFailure ?? false)
+        case .flowTransaction:
+            let request = try WireCodec.decode(FlowTransactionParams.self, from: params)
+            self = .flowTransaction(try Self.instanceID(request.instance), request.intents)
+        case .linkOpen:
+            self = .link(try WireCodec.decode(LinkOpenParams.self, from: params).url)
+        case .authSet:
+            self = .authenticate(try WireCodec.decode(AuthSetParams.self, from: params).authenticated)
+        case .state:
+            self = .state
+        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify:
+            // Answered by the session itself; never reaches the registry.
+            throw .methodNotFound(method.rawValue)
         }
     }
 
@@ -30,153 +84,183 @@ enum RegistryMethods {
         return id
     }
 
-    private static func dispatch(_ method: WireMethod, params: JSONValue?, registry: SceneRegistry<JSONValue>)
-        async throws(WireError) -> JSONValue
+    /// The method's name, for the registry's `request.rejected` events.
+    var method: WireMethod {
+        switch self {
+        case .open: return .sceneOpen
+        case .push: return .scenePush
+        case .dismissInstance, .dismissScene: return .sceneDismiss
+        case .phase: return .scenePhase
+        case .dismissImmersive: return .immersiveDismiss
+        case .focus: return .sceneFocus
+        case .route: return .sceneRoute
+        case .flowSend: return .flowSend
+        case .flowApply: return .flowApply
+        case .flowBatch: return .flowBatch
+        case .flowTransaction: return .flowTransaction
+        case .link: return .linkOpen
+        case .authenticate: return .authSet
+        case .state: return .state
+        }
+    }
+}
+
+/// What a registry request answers: its result, or its error.
+typealias WireAnswer = Result<JSONValue, WireError>
+
+/// Applies registry requests and encodes their answers.
+enum RegistryMethods {
+    /// Applies `request` as far as it goes in this step (see ``RegistryStep``); its answer
+    /// is ready now, or once the rest has been awaited. The step never fails: a rejection
+    /// is the answer's error.
+    static func begin(_ request: RegistryRequest, on registry: isolated SceneRegistry<JSONValue>)
+        -> RegistryStep<JSONValue, WireAnswer>
     {
-        switch method {
-        case .sceneOpen:
-            let request = try WireCodec.decode(OpenParams.self, from: params)
-            let outcome = try await domain { () async throws(RegistryRejection) in
-                try await registry.open(request.scene, value: request.value)
+        switch request {
+        case .open(let scene, let value):
+            return answer(registry.beginOpen(scene, value: value)) { outcome in
+                WireCodec.json(OpenResult(instance: InstanceObject(outcome.instance), outcome: outcome.name))
             }
-            return WireCodec.json(OpenResult(instance: InstanceObject(outcome.instance), outcome: outcome.name))
-
-        case .scenePush:
-            let request = try WireCodec.decode(PushParams.self, from: params)
-            let from = try instanceID(request.from, field: "from")
-            let info = try await domain { () async throws(RegistryRejection) in
-                try await registry.push(request.scene, value: request.value, from: from)
+        case .push(let scene, let value, let from):
+            return answer(registry.beginPush(scene, value: value, from: from)) { info in
+                WireCodec.json(InstanceResult(instance: InstanceObject(info)))
             }
-            return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
-
-        case .sceneDismiss:
-            let request = try WireCodec.decode(DismissParams.self, from: params)
-            let force = request.force ?? false
-            switch (request.instance, request.scene) {
-            case (let text?, nil):
-                let id = try instanceID(text)
-                let dismissed = try await domain { () async throws(RegistryRejection) in
-                    try await registry.dismiss(id, force: force)
+        case .dismissInstance(let id, let force):
+            return answer(registry.beginDismiss(id, force: force)) { dismissed in
+                WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
+            }
+        case .dismissScene(let scene, let value, let force):
+            return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
+                WireCodec.json(DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description)))
+            }
+        case .route(let route, let from):
+            return answer(registry.beginRoute(route, from: from)) { outcome in
+                WireCodec.json(RouteResult(outcome: outcome.name, instance: InstanceObject(outcome.instance)))
+            }
+        case .link(let url):
+            return registry.beginLink(url).map { result in .success(linkAnswer(result)) }
+        case .authenticate(let authenticated):
+            guard let replay = registry.beginSetAuthenticated(authenticated) else {
+                return .done(.success(.success(.object(["replayed": .null]))))
+            }
+            return replay.map { result in
+                switch linkAnswer(result) {
+                case .success(let replayed): return .success(.success(.object(["replayed": replayed])))
+                case .failure(let error): return .success(.success(.object(["replayed": .object(["error": error.json])])))
                 }
+            }
+        case .phase(let id, let phase):
+            return now { () throws(WireError) in
+                let info = try domain { () throws(RegistryRejection) in
+                    try registry.setPhase(id, phase)
+                    return try registry.info(id)
+                }
+                return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
+            }
+        case .dismissImmersive:
+            return now { () throws(WireError) in
+                let dismissed = try domain { () throws(RegistryRejection) in try registry.dismissImmersive() }
                 return WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
-            case (nil, let scene?):
-                let outcome = try await domain { () async throws(RegistryRejection) in
-                    try await registry.dismiss(scene: scene, value: request.value, force: force)
+            }
+        case .focus(let id):
+            return now { () throws(WireError) in
+                let info = try domain { () throws(RegistryRejection) in try registry.focus(id) }
+                return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
+            }
+        case .flowSend(let id, let intent):
+            return now { () throws(WireError) in
+                let (outcome, path) = try domain { () throws(RegistryRejection) in
+                    try registry.withInstance(id, for: WireMethod.flowSend.rawValue) { instance throws(RegistryRejection) in
+                        (try instance.send(intent), instance.path)
+                    }
                 }
-                return WireCodec.json(DismissResult(
-                    dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description)))
-            default:
-                throw .invalidParams("give either instance, or scene (with an optional value)")
+                if case .rejected(let reason) = outcome { throw .domain(reason) }
+                return ["outcome": .string(outcome.name), "path": WireCodec.json(path)]  // FlowSendResult
             }
-
-        case .scenePhase:
-            let request = try WireCodec.decode(ScenePhaseParams.self, from: params)
-            let id = try instanceID(request.instance)
-            guard let phase = ScenePhase(rawValue: request.phase) else {
-                throw .invalidParams("phase: \"\(request.phase)\" is not a phase (active, inactive or background)")
-            }
-            let info = try await domain { () async throws(RegistryRejection) in
-                try await registry.setPhase(id, phase)
-                return try await registry.info(id)
-            }
-            return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
-
-        case .immersiveDismiss:
-            let dismissed = try await domain { () async throws(RegistryRejection) in try await registry.dismissImmersive() }
-            return WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
-
-        case .sceneFocus:
-            let request = try WireCodec.decode(FocusParams.self, from: params)
-            let id = try instanceID(request.instance)
-            let info = try await domain { () async throws(RegistryRejection) in try await registry.focus(id) }
-            return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
-
-        case .sceneRoute:
-            let request = try WireCodec.decode(RouteParams.self, from: params)
-            let from = try instanceID(request.from, field: "from")
-            let outcome = try await domain { () async throws(RegistryRejection) in
-                try await registry.route(request.route, from: from)
-            }
-            return WireCodec.json(RouteResult(outcome: outcome.name, instance: InstanceObject(outcome.instance)))
-
-        case .flowSend:
-            let request = try WireCodec.decode(FlowSendParams.self, from: params)
-            let id = try instanceID(request.instance)
-            let (outcome, path) = try await domain { () async throws(RegistryRejection) in
-                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
-                    (try instance.send(request.intent), instance.path)
+        case .flowApply(let id, let plan):
+            return now { () throws(WireError) in
+                let (outcome, path) = try domain { () throws(RegistryRejection) in
+                    try registry.withInstance(id, for: WireMethod.flowApply.rawValue) { instance throws(RegistryRejection) in
+                        (try instance.apply(plan), instance.path)
+                    }
                 }
+                if case .rejected(let reason) = outcome { throw .domain(reason) }
+                return WireCodec.json(PathResult(path: path))
             }
-            if case .rejected(let reason) = outcome { throw .domain(reason) }
-            return ["outcome": .string(outcome.name), "path": WireCodec.json(path)]  // FlowSendResult
-
-        case .flowApply:
-            let request = try WireCodec.decode(FlowApplyParams.self, from: params)
-            let id = try instanceID(request.instance)
-            let (outcome, path) = try await domain { () async throws(RegistryRejection) in
-                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
-                    (try instance.apply(request.plan), instance.path)
+        case .flowBatch(let id, let intents, let stopOnFailure):
+            return now { () throws(WireError) in
+                let result = try domain { () throws(RegistryRejection) in
+                    try registry.withInstance(id, for: WireMethod.flowBatch.rawValue) { instance throws(RegistryRejection) in
+                        try instance.batch(intents, stopOnFailure: stopOnFailure)
+                    }
+                }
+                let outcomes = result.outcomes.map { outcome in
+                    BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
+                }
+                return WireCodec.json(FlowBatchResultObject(outcomes: outcomes, path: result.new))
+            }
+        case .flowTransaction(let id, let intents):
+            return now { () throws(WireError) in
+                let outcome = try domain { () throws(RegistryRejection) in
+                    try registry.withInstance(id, for: WireMethod.flowTransaction.rawValue) { instance throws(RegistryRejection) in
+                        try instance.transaction(intents)
+                    }
+                }
+                switch outcome {
+                case .committed(_, _, let new):
+                    return WireCodec.json(PathResult(path: new))
+                case .failed(let index, _, let reason):
+                    let error = WireError.domain(reason)
+                    var data = error.data
+                    data["index"] = .integer(index)
+                    throw WireError(code: error.code, message: "intent \(index) failed: \(error.message)", data: data)
                 }
             }
-            if case .rejected(let reason) = outcome { throw .domain(reason) }
-            return WireCodec.json(PathResult(path: path))
-
-        case .flowBatch:
-            let request = try WireCodec.decode(FlowBatchParams.self, from: params)
-            let id = try instanceID(request.instance)
-            let result = try await domain { () async throws(RegistryRejection) in
-                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
-                    try instance.batch(request.intents, stopOnFailure: request.stopOnFailure ?? false)
-                }
-            }
-            let outcomes = result.outcomes.map { outcome in
-                BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
-            }
-            return WireCodec.json(FlowBatchResultObject(outcomes: outcomes, path: result.new))
-
-        case .flowTransaction:
-            let request = try WireCodec.decode(FlowTransactionParams.self, from: params)
-            let id = try instanceID(request.instance)
-            let outcome = try await domain { () async throws(RegistryRejection) in
-                try await registry.withInstance(id, for: method.rawValue) { instance throws(RegistryRejection) in
-                    try instance.transaction(request.intents)
-                }
-            }
-            switch outcome {
-            case .committed(_, _, let new):
-                return WireCodec.json(PathResult(path: new))
-            case .failed(let index, _, let reason):
-                let error = WireError.domain(reason)
-                var data = error.data
-                data["index"] = .integer(index)
-                throw WireError(code: error.code, message: "intent \(index) failed: \(error.message)", data: data)
-            }
-
-        case .linkOpen:
-            let request = try WireCodec.decode(LinkOpenParams.self, from: params)
-            return try linkResult(await registry.openLink(request.url)).get()
-
-        case .authSet:
-            let request = try WireCodec.decode(AuthSetParams.self, from: params)
-            guard let replay = await registry.setAuthenticated(request.authenticated) else {
-                return .object(["replayed": .null])
-            }
-            switch linkResult(replay) {
-            case .success(let result): return .object(["replayed": result])
-            case .failure(let error): return .object(["replayed": .object(["error": error.json])])
-            }
-
         case .state:
-            return WireCodec.json(StateResult(await registry.state()))
+            return .done(.success(.success(WireCodec.json(StateResult(registry.state())))))
+        }
+    }
 
-        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify:
-            // Answered on the loop thread; never queued.
-            throw .methodNotFound(method.rawValue)
+    /// A request answered in this step: `body`'s result, or its error.
+    private static func now(_ body: () throws(WireError) -> JSONValue) -> RegistryStep<JSONValue, WireAnswer> {
+        do throws(WireError) {
+            return .done(.success(.success(try body())))
+        } catch {
+            return .done(.success(.failure(error)))
+        }
+    }
+
+    /// `step`'s answer: `encode`'s result, or the rejection as the wire's -32000 error.
+    private static func answer<T>(
+        _ step: RegistryStep<JSONValue, T>, _ encode: @escaping @Sendable (T) -> JSONValue
+    ) -> RegistryStep<JSONValue, WireAnswer> {
+        step.map { result in
+            switch result {
+            case .success(let value): return .success(.success(encode(value)))
+            case .failure(let reason): return .success(.failure(.domain(reason)))
+            }
+        }
+    }
+
+    /// Turns a registry rejection into the wire's -32000 error.
+    private static func domain<T>(_ body: () throws(RegistryRejection) -> T) throws(WireError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .domain(error)
+        }
+    }
+
+    /// A link step's result as the `link.open` result, or its error.
+    private static func linkAnswer(_ result: Result<LinkOutcome<JSONValue>, RegistryRejection>) -> WireAnswer {
+        switch result {
+        case .success(let outcome): return linkResult(outcome)
+        case .failure(let reason): return .failure(.domain(reason))
         }
     }
 
     /// A link outcome as the `link.open` result, or its error.
-    static func linkResult(_ outcome: LinkOutcome<JSONValue>) -> Result<JSONValue, WireError> {
+    static func linkResult(_ outcome: LinkOutcome<JSONValue>) -> WireAnswer {
         switch outcome {
         case .handled(let info, let opened):
             return .success(WireCodec.json(LinkOpenResult(outcome: "handled", instance: InstanceObject(info), opened: opened)))

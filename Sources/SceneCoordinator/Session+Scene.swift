@@ -15,10 +15,10 @@ extension Session {
         // nothing else it sends is read meanwhile.
         let hold = server.holdForSceneHello(connection)
         guard hold == .zero else {
-            refusing = true
+            become(.refusing)
             connection.loop.scheduleOnLoop(after: hold) { [weak self] in
                 guard let self, !self.connection.isClosed else { return }
-                self.refusing = false
+                self.become(.awaitingHello)
                 self.checkSceneHello(id: id, hello: hello)
             }
             return
@@ -31,33 +31,25 @@ extension Session {
             server.sceneHelloRefused(connection)
             Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing")
             reply(id, error: .domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already"))
-            refusing = true
+            become(.refusing)
             connection.closeAfterFlush(.local("bad scene token"))
             return
         }
-        role = .scene
-        self.instance = instance
-        heldUntilHello = []
-        client = hello.client
+        become(.attaching(instance, client: hello.client, held: []))
         Log.debug("\(name): \(instance)'s process said hello")
-        let serverName = server.configuration.serverName
-        let sessionName = name
-        let session = bound
-        unanswered.append(id)
-        server.supervisor.attach(instance) { attached in
-            switch attached {
-            case .success(let info):
-                let result = HelloResult(protocol: WireProtocol.current, server: serverName, session: sessionName, instance: InstanceObject(info))
-                session.loop.execute {
-                    session.value.complete(id, .success(WireCodec.json(result)))
-                    session.value.helloAnswered()
-                }
-            case .failure(let reason):
-                session.loop.execute {
-                    session.value.complete(id, .failure(.domain(reason)))
-                    session.value.connection.closeAfterFlush(.local("the instance is gone"))
-                }
-            }
+        switch server.supervisor.attach(instance) {
+        case .success(let info):
+            let result = HelloResult(
+                protocol: WireProtocol.current, server: server.configuration.serverName, session: name, instance: InstanceObject(info))
+            reply(id, result: WireCodec.json(result))
+            // What the attach told the scene (its phase, say) follows the answer.
+            guard case .attaching(_, _, let held) = life else { return }
+            become(.scene(instance, client: hello.client))
+            for frame in held { connection.sendFramed(frame) }
+        case .failure(let reason):
+            reply(id, error: .domain(reason))
+            become(.refusing)
+            connection.closeAfterFlush(.local("the instance is gone"))
         }
     }
 
@@ -67,7 +59,7 @@ extension Session {
     /// instance: the member naming the instance (`instance` or `from`) defaults to its own
     /// and may not name another.
     func scoped(_ method: WireMethod, params: JSONValue?) -> Result<JSONValue?, WireError> {
-        let own = instance!.description
+        guard let own = instance?.description else { return .success(params) }
         let key: String
         switch method {
         case .flowSend, .flowApply, .flowBatch, .flowTransaction, .scenePhase, .sceneDismiss:
@@ -147,19 +139,12 @@ extension Session {
     /// Sends a coordinator message (a whole frame); until the scene's hello is answered it
     /// waits, so that the hello result is the first thing a scene receives.
     private func send(_ frame: [UInt8]) {
-        if heldUntilHello != nil {
-            heldUntilHello?.append(frame)
+        if case .attaching(let instance, let client, var held) = life {
+            held.append(frame)
+            become(.attaching(instance, client: client, held: held))
         } else {
             connection.sendFramed(frame)
         }
-    }
-
-    /// The hello answer is queued: what waited for it follows.
-    func helloAnswered() {
-        let held = heldUntilHello ?? []
-        heldUntilHello = nil
-        guard !connection.isClosed else { return }
-        for frame in held { connection.sendFramed(frame) }
     }
 
     private var notConnected: WireError {
@@ -215,23 +200,15 @@ extension Session {
             return
         }
         guard case .scene(let scene) = call.to else { return }
-        // Which instance is most recent is the registry's to say.
-        let registry = server.registry
-        let session = bound
-        Task {
-            let resolved: Result<InstanceID, RegistryRejection>
-            do throws(RegistryRejection) {
-                resolved = .success(try await registry.mostRecentInstance(of: scene))
-            } catch {
-                resolved = .failure(error)
-            }
-            session.loop.execute {
-                switch resolved {
-                case .success(let target):
-                    session.value.deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
-                case .failure(let reason): session.value.complete(id, .failure(.domain(reason)))
-                }
-            }
+        // Which instance is most recent is the registry's to say; it runs on this thread.
+        let resolved = server.registry.assumeIsolated { registry in
+            Result { () throws(RegistryRejection) in try registry.mostRecentInstance(of: scene) }
+        }
+        switch resolved {
+        case .success(let target):
+            deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
+        case .failure(let reason):
+            complete(id, .failure(.domain(reason)))
         }
     }
 
@@ -240,15 +217,11 @@ extension Session {
     func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
         guard let scene = server.supervisor.session(of: target) else {
             // Not connected, or not open at all: the registry knows which.
-            let registry = server.registry
-            let session = bound
-            Task {
-                let open = await registry.instance(target) != nil
-                let error: WireError = open
-                    ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
-                    : .domain(RegistryRejection.notOpen(target.description))
-                session.loop.execute { session.value.complete(id, .failure(error)) }
-            }
+            let open = server.registry.assumeIsolated { $0.instance(target) != nil }
+            let error: WireError = open
+                ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
+                : .domain(RegistryRejection.notOpen(target.description))
+            complete(id, .failure(error))
             return
         }
         guard expectsAnswer else {

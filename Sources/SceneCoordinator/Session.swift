@@ -6,41 +6,84 @@ import SceneWire
 import SceneSync
 
 /// One connection's protocol state: the handshake, the role, the subscription, and the
-/// ordered queue of its requests. Lives on the loop thread.
+/// order of its registry requests. Lives on the loop thread, where the registry runs too.
 ///
-/// - The envelope is scanned on the loop thread; malformed messages, `hello`, `ping` and
-///   requests before `hello` are answered there without touching the registry.
-/// - Every other request joins the connection's queue and is applied in arrival order.
+/// - The envelope is scanned and the params decoded on the loop thread; a registry request
+///   that need not wait is applied and answered in the same turn.
+/// - A request that must wait (a launch, a close a scene is asked about, a join on an
+///   opening instance) suspends; this connection's later registry requests wait behind
+///   it, so registry answers keep their order.
+/// - With a durable journal, a registry answer is written once the events before it are
+///   on disk; later registry answers queue behind it.
 final class Session: FrameHandler {
+    /// Where a connection is in its life.
+    enum Life {
+        /// Connected: only `hello` is served.
+        case awaitingHello
+        /// A scene hello is held back or was refused: nothing more is read.
+        case refusing
+        /// A scene process's token was accepted; its hello answer is not queued yet, and
+        /// what the coordinator sends it meanwhile (`held`) follows that answer.
+        case attaching(InstanceID, client: String, held: [[UInt8]])
+        /// A control connection.
+        case control(client: String)
+        /// A scene process's connection, acting for its instance.
+        case scene(InstanceID, client: String)
+    }
+
     let connection: SocketConnection
     unowned let server: CoordinatorServer
     let name: String
-    var role: WireRole?
-    /// The instance a scene connection acts for.
-    var instance: InstanceID?
-    var client = ""
-    let requests: RequestQueue
-    private var subscription: Task<Void, Never>?
-    /// Ids of queued requests not yet answered; loop thread only.
+    private(set) var life: Life = .awaitingHello
+    /// Ids of requests not yet answered (a registry request, a relayed call, a scene
+    /// hello), so that a peer that half-closes gets them all before the connection closes.
     var unanswered: [JSONValue] = []
-    /// Which subscription's events may still be written (a later one, or none, mutes the
-    /// events of an earlier one already on their way).
-    private var subscriptionNumber = 0
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
+    /// While a registry request of this connection waits, the ones after it, in order;
+    /// nil when none waits.
+    private var behindWait: FIFOQueue<(id: JSONValue, request: RegistryRequest)>?
+    /// Registry answers waiting for the journal to reach `seq` on disk, in order.
+    private var awaitingDisk = FIFOQueue<(seq: UInt64, frame: [UInt8])>()
+    /// The topics this connection subscribed to; nil when it is not subscribed.
+    var topics: Set<WireTopic>?
     /// Requests this side sent a scene process, by id, with what to do with the answer.
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
-    /// Messages for a scene whose hello is not answered yet.
-    var heldUntilHello: [[UInt8]]?
-    /// A refused scene hello is being held: nothing more is read from this peer.
-    var refusing = false
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
         self.server = server
         self.name = name
-        self.requests = RequestQueue()
+    }
+
+    /// The instance a scene connection acts for (also while its hello is answered).
+    var instance: InstanceID? {
+        switch life {
+        case .attaching(let id, _, _), .scene(let id, _): return id
+        case .awaitingHello, .refusing, .control: return nil
+        }
+    }
+
+    /// The role `hello` gave this connection, once it is answered.
+    var role: WireRole? {
+        switch life {
+        case .control: return .control
+        case .attaching, .scene: return .scene
+        case .awaitingHello, .refusing: return nil
+        }
+    }
+
+    /// What the peer called itself in `hello`.
+    var client: String {
+        switch life {
+        case .control(let client), .attaching(_, let client, _), .scene(_, let client): return client
+        case .awaitingHello, .refusing: return ""
+        }
+    }
+
+    func become(_ life: Life) {
+        self.life = life
     }
 
     var bound: LoopBound<Session> { LoopBound(self, loop: connection.loop) }
@@ -48,7 +91,7 @@ final class Session: FrameHandler {
     // MARK: Frames
 
     func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
-        guard !refusing else { return }
+        if case .refusing = life { return }
         let scanned = Envelope.scan(payload)
         if case .success(let envelope) = scanned, relayFast(envelope, payload) { return }
         switch InboundMessage.classify(scanned, of: payload) {
@@ -125,26 +168,26 @@ final class Session: FrameHandler {
 
     func connectionDidReachEndOfInput(_ connection: SocketConnection) {
         inputEnded = true
-        subscription?.cancel()
-        if unanswered.isEmpty { connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed) }
+        unsubscribe()
+        closeIfDone()
     }
 
     func connectionDidClose(_ connection: SocketConnection, reason: CloseReason) {
         if case .writeQueueOverCap = reason { Log.warn("\(name) (\(client)): \(reason); disconnected") }
         Log.debug("\(name) closed: \(reason)")
-        subscription?.cancel()
-        subscription = nil
-        requests.cancel()
+        unsubscribe()
+        behindWait = nil
+        _ = awaitingDisk.removeAll()
         failOutbound()
         server.sessionDidClose(self, reason: reason)
     }
 
     /// Closes once queued answers are written (coordinator shutdown); requests still
-    /// waiting for the registry are answered `shutting_down`.
+    /// waiting are answered `shutting_down`.
     func shutdown() {
-        subscription?.cancel()
-        subscriptionNumber += 1
-        requests.cancel()
+        unsubscribe()
+        behindWait = nil
+        releaseAnswers(through: .max)
         let error = WireError.domain(reason: WireReason.shuttingDown, message: "the coordinator is shutting down")
         for id in unanswered { reply(id, error: error) }
         unanswered.removeAll()
@@ -161,13 +204,8 @@ final class Session: FrameHandler {
         connection.sendFramed(WireCodec.framedResponse(id: id, error: error))
     }
 
-    /// Answers from any thread: the answer is written on the loop thread.
-    nonisolated static func answer(_ session: LoopBound<Session>, id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
-        session.loop.execute { session.value.complete(id, outcome) }
-    }
-
-    /// Answers a request counted in `unanswered` (a queued request, a relayed call); once
-    /// the peer has stopped sending and nothing is left to answer, the connection closes.
+    /// Answers a request counted in `unanswered`; once the peer has stopped sending and
+    /// nothing is left to answer, the connection closes.
     func complete(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
         complete(id) {
             switch outcome {
@@ -188,13 +226,54 @@ final class Session: FrameHandler {
     }
 
     private func complete(_ id: JSONValue, frame: () -> [UInt8]) {
-        guard let index = unanswered.firstIndex(of: id) else { return }  // answered at shutdown
-        unanswered.remove(at: index)
-        guard !connection.isClosed else { return }
+        guard forget(id) else { return }
         connection.sendFramed(frame())
-        if inputEnded, unanswered.isEmpty {
+        closeIfDone()
+    }
+
+    /// Takes `id` off the unanswered list; false when it was answered already (at shutdown).
+    private func forget(_ id: JSONValue) -> Bool {
+        guard let index = unanswered.firstIndex(of: id) else { return false }
+        unanswered.remove(at: index)
+        return !connection.isClosed
+    }
+
+    /// Once the peer has stopped sending and everything is answered and written out, the
+    /// connection closes.
+    private func closeIfDone() {
+        if inputEnded, unanswered.isEmpty, awaitingDisk.isEmpty {
             connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed)
         }
+    }
+
+    /// Answers a registry request. With a durable journal, the answer waits until the
+    /// events recorded so far are on disk (and behind any answer already waiting).
+    private func answerRegistry(_ id: JSONValue, _ answer: WireAnswer) {
+        guard forget(id) else { return }
+        let frame: [UInt8]
+        switch answer {
+        case .success(let result): frame = WireCodec.framedResponse(id: id, result: result)
+        case .failure(let error): frame = WireCodec.framedResponse(id: id, error: error)
+        }
+        if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
+            awaitingDisk.append((seq, frame))
+            commit.whenSynced(through: seq, self)
+            return
+        }
+        connection.sendFramed(frame)
+        closeIfDone()
+    }
+
+    /// The journal is on disk through `synced`: the answers waiting for it are written.
+    /// Answers whether some still wait.
+    @discardableResult
+    func releaseAnswers(through synced: UInt64) -> Bool {
+        while let first = awaitingDisk.first, first.seq <= synced {
+            _ = awaitingDisk.popFirst()
+            connection.sendFramed(first.frame)
+        }
+        closeIfDone()
+        return !awaitingDisk.isEmpty
     }
 
     // MARK: Dispatch
@@ -231,31 +310,73 @@ final class Session: FrameHandler {
         case .subscribe:
             subscribe(id: id, params: params)
         case .unsubscribe:
-            subscription?.cancel()
-            subscription = nil
-            subscriptionNumber += 1
+            unsubscribe()
             reply(id, result: .object([:]))
         case .sceneCall:
             relay(id: id, params: params, expectsAnswer: true)
         case .sceneNotify:
             relay(id: id, params: params, expectsAnswer: false)
         default:
-            let registry = server.registry
-            let session = bound
-            let params = params
-            let journal = server.journal
+            let request: RegistryRequest
+            do {
+                request = try RegistryRequest(known, params: params)
+            } catch {
+                reply(id, error: error)
+                return
+            }
             unanswered.append(id)
-            requests.enqueue {
-                let outcome = await RegistryMethods.perform(known, params: params, registry: registry)
-                // Durable: what the request changed is on disk before it is acknowledged.
-                await journal?.sync()
-                Session.answer(session, id: id, outcome)
+            if behindWait != nil {
+                behindWait?.append((id, request))
+            } else {
+                apply(request, id: id)
             }
         }
     }
 
+    /// Applies a registry request on the registry (which runs on this thread): answered
+    /// now, or once its wait is over, and then the requests queued behind it.
+    private func apply(_ request: RegistryRequest, id: JSONValue) {
+        let registry = server.registry
+        let step = registry.assumeIsolated { registry in RegistryMethods.begin(request, on: registry) }
+        switch step {
+        case .done(let result):
+            answerRegistry(id, Self.flatten(result))
+        case .waiting(let wait):
+            behindWait = FIFOQueue()
+            let session = bound
+            registry.assumeIsolated { registry in
+                registry.whenFinished(wait) { _, result in
+                    // The registry runs on the loop thread: so does this.
+                    session.value.finishedWaiting(id, Self.flatten(result))
+                }
+            }
+        }
+    }
+
+    /// The request that waited is answered; the ones behind it run, up to the next one
+    /// that must wait.
+    private func finishedWaiting(_ id: JSONValue, _ answer: WireAnswer) {
+        answerRegistry(id, answer)
+        guard var queued = behindWait else { return }  // closed meanwhile
+        behindWait = nil
+        while behindWait == nil, let next = queued.popFirst() {
+            apply(next.request, id: next.id)
+        }
+        if behindWait != nil {
+            // Another one waits now: the rest stay behind it, in order.
+            while let next = queued.popFirst() { behindWait?.append(next) }
+        }
+    }
+
+    private static func flatten(_ result: Result<WireAnswer, RegistryRejection>) -> WireAnswer {
+        switch result {
+        case .success(let answer): return answer
+        case .failure(let reason): return .failure(.domain(reason))
+        }
+    }
+
     private func hello(id: JSONValue, params: JSONValue?) {
-        guard role == nil else {
+        guard case .awaitingHello = life else {
             reply(id, error: .invalidRequest("hello was already answered", reason: WireReason.alreadyInitialized))
             return
         }
@@ -284,21 +405,24 @@ final class Session: FrameHandler {
             helloScene(id: id, hello: hello)
             return
         }
-        self.role = role
-        self.client = hello.client
+        life = .control(client: hello.client)
         Log.debug("\(name): hello from \(hello.client) as \(role.rawValue)")
         reply(id, result: WireCodec.json(HelloResult(protocol: WireProtocol.current, server: server.configuration.serverName, session: name)))
     }
 
+    /// `subscribe`: the answer's `seq` is the last event before the subscription; every
+    /// later event of its topics follows, in order, written as it is emitted (both happen
+    /// on this thread, so nothing falls between).
     private func subscribe(id: JSONValue, params: JSONValue?) {
-        let topics: Set<String>
+        var topics = Set<WireTopic>()
         do {
             let request = try WireCodec.decode(SubscribeParams.self, from: params)
-            let requested = request.topics ?? WireTopic.allCases.map(\.rawValue)
-            if let unknown = requested.first(where: { WireTopic(rawValue: $0) == nil }) {
-                throw WireError.invalidParams("topics: unknown topic \"\(unknown)\" (expected scene, flow, link, request)")
+            for name in request.topics ?? WireTopic.allCases.map(\.rawValue) {
+                guard let topic = WireTopic(rawValue: name) else {
+                    throw WireError.invalidParams("topics: unknown topic \"\(name)\" (expected scene, flow, link, request)")
+                }
+                topics.insert(topic)
             }
-            topics = Set(requested)
         } catch let error as WireError {
             reply(id, error: error)
             return
@@ -306,24 +430,15 @@ final class Session: FrameHandler {
             reply(id, error: .invalidParams("\(error)"))
             return
         }
-        subscription?.cancel()
-        subscriptionNumber += 1
-        let number = subscriptionNumber
-        // The number and the stream are taken together: the stream starts right after it.
-        let (seq, events) = server.registry.subscribe(buffering: .unbounded) { topics.contains($0.event.topic) }
-        reply(id, result: WireCodec.json(SubscribeResult(seq: seq)))
-        let session = bound
-        let frames = server.eventFrames
-        subscription = Task {
-            for await event in events {
-                let frame = frames.frame(for: event)
-                session.loop.execute {
-                    let session = session.value
-                    guard session.subscriptionNumber == number, !session.connection.isClosed else { return }
-                    session.connection.sendFramed(frame)
-                }
-            }
-        }
+        self.topics = topics
+        server.fanout.subscribe(self)
+        reply(id, result: WireCodec.json(SubscribeResult(seq: server.registry.sequence)))
+    }
+
+    private func unsubscribe() {
+        guard topics != nil else { return }
+        topics = nil
+        server.fanout.unsubscribe(self)
     }
 }
 
@@ -344,51 +459,6 @@ struct Outbound {
         switch waiter {
         case .caller(let session, let id): session.complete(id, relayed: answer)
         case .handler(let handler): handler(answer)
-        }
-    }
-}
-
-/// One connection's requests, applied one after another in arrival order, off the loop.
-final class RequestQueue: Sendable {
-    private struct State {
-        var pending: [@Sendable () async -> Void] = []
-        var running = false
-        var cancelled = false
-    }
-
-    private let state = Locked(State())
-
-    /// Adds `work`; starts a drain when none runs.
-    func enqueue(_ work: @escaping @Sendable () async -> Void) {
-        let start = state.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
-            state.pending.append(work)
-            guard !state.running else { return false }
-            state.running = true
-            return true
-        }
-        if start { Task { await self.drain() } }
-    }
-
-    /// Drops what has not started.
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            state.pending.removeAll()
-        }
-    }
-
-    private func drain() async {
-        while true {
-            let next = state.withLock { state -> (@Sendable () async -> Void)? in
-                guard !state.pending.isEmpty else {
-                    state.running = false
-                    return nil
-                }
-                return state.pending.removeFirst()
-            }
-            guard let next else { return }
-            await next()
         }
     }
 }

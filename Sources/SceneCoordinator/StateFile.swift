@@ -179,13 +179,13 @@ extension StateFile {
     }
 }
 
-/// Writes the state file within a second of a change: changes are coalesced for 100 ms.
+/// Writes the state file (its coordinator's loop decides when: within 100 ms of a change,
+/// changes coalesced), off the loop.
 actor StateWriter {
     let path: String
     private let registry: SceneRegistry<JSONValue>
     private let processes: @Sendable () async -> [RecordedProcess]
     let journal: Journal?
-    private var scheduled = false
     private var finished = false
     /// The event number of the newest snapshot written: an older one never overwrites it.
     private var written: UInt64 = 0
@@ -214,18 +214,8 @@ actor StateWriter {
         return Taken(state: CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq)), seq: seq)
     }
 
-    /// Something changed: a write follows shortly.
-    func changed() {
-        guard !scheduled, !finished else { return }
-        scheduled = true
-        Task {
-            try? await Task.sleep(for: .milliseconds(100))
-            await self.writeNow()
-        }
-    }
-
+    /// Writes the state as it is now, unless the last write is done.
     func writeNow() async {
-        scheduled = false
         guard !finished else { return }
         let state = await current()
         guard !finished else { return }

@@ -22,12 +22,6 @@ final class Supervisor {
     let loop: EventLoop
     private var slots: [InstanceID: Slot] = [:]
     private var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
-    private var forwarding: Task<Void, Never>?
-    /// What the supervisor tells the registry, in the order it happened on the loop: one
-    /// task runs each message to the end before the next (spawned, attached, disconnected,
-    /// then restarted or dismissed).
-    private let mailbox: AsyncStream<@Sendable () async -> Void>.Continuation
-    private let postman: Task<Void, Never>
     private let started = ContinuousClock.now
     private var closing = false
     private var stopWaiters: [() -> Void] = []
@@ -65,51 +59,32 @@ final class Supervisor {
         self.registry = registry
         self.configuration = configuration
         self.loop = loop
-        let (letters, mailbox) = AsyncStream<@Sendable () async -> Void>.makeStream()
-        self.mailbox = mailbox
-        postman = Task {
-            for await letter in letters { await letter() }
-        }
-    }
-
-    deinit {
-        mailbox.finish()
-    }
-
-    /// Queues `message` for the registry, after everything queued before it.
-    private func post(_ message: @escaping @Sendable () async -> Void) {
-        mailbox.yield(message)
     }
 
     var bound: LoopBound<Supervisor> { LoopBound(self, loop: loop) }
 
-    /// Starts the heartbeat and the forwarding of flow and phase changes to scenes.
+    /// Runs `body` on the registry, which runs on this loop's thread too: what the
+    /// supervisor tells it takes effect at once, in the order it happened.
+    private func onRegistry<T: Sendable>(_ body: (isolated SceneRegistry<JSONValue>) -> T) -> T {
+        registry.assumeIsolated(body)
+    }
+
+    /// Starts the heartbeat.
     func start() {
         scheduleBeat()
-        let supervisor = bound
-        let registry = self.registry
-        // Only changes of process-backed instances: a virtual scene's flow changes do not
-        // wake this task at all.
-        let events = registry.events(buffering: .unbounded) { event in
-            switch event.event {
-            case .flowChanged(let id, _), .phaseChanged(let id, _): return registry.declaration(of: id.scene)?.launch != nil
-            default: return false
-            }
-        }
-        forwarding = Task {
-            for await event in events {
-                let message: (InstanceID, String, JSONValue)
-                switch event.event {
-                case .flowChanged(let id, let path):
-                    message = (id, SceneMethod.flowChanged, .object(["path": WireCodec.json(path), "seq": .integer(Int(event.seq))]))
-                case .phaseChanged(let id, let phase):
-                    message = (id, SceneMethod.phaseChanged, .object(["phase": .string(phase.rawValue)]))
-                default:
-                    continue
-                }
-                let params = RawJSON(message.2)
-                supervisor.loop.execute { supervisor.value.slots[message.0]?.session?.notify(message.1, params: params) }
-            }
+    }
+
+    /// Tells the process behind a flow or phase change's instance, if one is connected.
+    func forward(_ event: SequencedEvent<JSONValue>) {
+        switch event.event {
+        case .flowChanged(let id, let path):
+            guard let session = slots[id]?.session else { return }
+            session.notify(SceneMethod.flowChanged, params: RawJSON(.object(["path": WireCodec.json(path), "seq": .integer(Int(event.seq))])))
+        case .phaseChanged(let id, let phase):
+            guard let session = slots[id]?.session else { return }
+            session.notify(SceneMethod.phaseChanged, params: RawJSON(.object(["phase": .string(phase.rawValue)])))
+        default:
+            break
         }
     }
 
@@ -169,9 +144,9 @@ final class Supervisor {
         }
         slot.token = token
         pendingTokens.append((token, slot.id))
-        let (registry, id, pid) = (self.registry, slot.id, slot.process!.pid)
-        post { await registry.processSpawned(id, pid: pid) }
-        Log.info("\(slot.id): started pid \(slot.process!.pid)")
+        let (id, pid) = (slot.id, slot.process?.pid ?? 0)
+        onRegistry { $0.processSpawned(id, pid: pid) }
+        Log.info("\(id): started pid \(pid)")
         onChange?()
         let timeout = slot.spec.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? configuration.launchTimeout
         loop.scheduleOnLoop(after: timeout) { [weak self] in self?.launchTimedOut(id, generation: generation) }
@@ -224,20 +199,14 @@ final class Supervisor {
         return id
     }
 
-    /// Tells the registry that `id`'s process said hello (after everything told before),
-    /// then `answer` hears the instance, or why it is gone; a gone instance's process is
-    /// stopped.
-    func attach(_ id: InstanceID, answer: @escaping @Sendable (Result<InstanceInfo<JSONValue>, RegistryRejection>) -> Void) {
-        let registry = self.registry
-        let supervisor = bound
-        post {
-            do throws(RegistryRejection) {
-                answer(.success(try await registry.processAttached(id)))
-            } catch {
-                answer(.failure(error))
-                supervisor.loop.execute { supervisor.value.stop(id) }
-            }
+    /// Tells the registry that `id`'s process said hello; answers the instance, or why it
+    /// is gone (its process is then stopped).
+    func attach(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection> {
+        let attached = onRegistry { registry in
+            Result { () throws(RegistryRejection) in try registry.processAttached(id) }
         }
+        if case .failure = attached { stop(id) }
+        return attached
     }
 
     private func forget(_ token: SceneToken) {
@@ -297,8 +266,6 @@ final class Supervisor {
     private func supervise(_ slot: Slot, exit: ProcessExit?, clean: Bool) {
         let now = (ContinuousClock.now - started) / .seconds(1)
         let decision = slot.history.decide(clean: clean, now: now)
-        let registry = self.registry
-        let supervisor = bound
         let id = slot.id
         let generation = slot.generation
         if case .dismiss(let reason) = decision {
@@ -306,14 +273,14 @@ final class Supervisor {
             slots[id] = nil
             Log.info("\(id): dismissed (\(reason.rawValue))")
         }
-        post {
-            await registry.processDisconnected(id, exit: exit)
-            switch decision {
-            case .restart:
-                supervisor.loop.execute { supervisor.value.restart(id, generation: generation) }
-            case .dismiss(let reason):
-                await registry.dismissProcess(id, reason: reason)
-            }
+        onRegistry { $0.processDisconnected(id, exit: exit) }
+        switch decision {
+        case .restart:
+            // Spawned from the loop's next pass, not from inside this end's handling.
+            let supervisor = bound
+            loop.execute { supervisor.value.restart(id, generation: generation) }
+        case .dismiss(let reason):
+            onRegistry { $0.dismissProcess(id, reason: reason) }
         }
     }
 
@@ -431,7 +398,6 @@ final class Supervisor {
     /// shutdown); `completion` runs once none is left.
     func stopAll(completion: @escaping () -> Void) {
         closing = true
-        forwarding?.cancel()
         stopWaiters.append(completion)
         for id in Array(slots.keys) { stop(id) }
         finishStopIfDone()
@@ -444,11 +410,9 @@ final class Supervisor {
         for waiter in waiters { waiter() }
     }
 
-    /// Ends the heartbeat and forwarding (the loop is stopping; processes die with it).
+    /// Ends the heartbeat (the loop is stopping; processes die with it).
     func close() {
         closing = true
-        forwarding?.cancel()
-        mailbox.finish()
     }
 
     /// The running processes, for the state file.
@@ -510,6 +474,11 @@ public final class ProcessLauncher: SceneLauncher {
             }
         }
         try result.get()
+    }
+
+    /// Only instances of scenes with a launch command have a process.
+    public func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool {
+        spec != nil
     }
 
     public func stop(_ instance: InstanceID) async {

@@ -5,29 +5,36 @@ import SceneSync
 ///
 /// Every event is stamped with the next sequence number as it is emitted, so numbers
 /// follow emission order with no gaps; a subscriber whose buffer dropped events sees the
-/// gap.
+/// gap. Events are emitted only on the registry's executor, one at a time.
 final class RegistryEventLog<R: Route>: Sendable {
-    private let lastSeq = Locked<UInt64>(0)
-    private let broadcaster = EventBroadcaster<SequencedEvent<R>>()
-    private let observer = Locked<(@Sendable (SequencedEvent<R>) -> Void)?>(nil)
+    private struct State {
+        var seq: UInt64 = 0
+        var observers: [@Sendable (SequencedEvent<R>) -> Void] = []
+    }
 
-    /// Runs `body` for every event from now on, as it is emitted, under the numbering
-    /// lock: in order, and before any later event exists.
+    private let state = Locked(State())
+    private let broadcaster = EventBroadcaster<SequencedEvent<R>>()
+
+    /// Runs `body` for every event from now on, as it is emitted, on the registry's
+    /// executor: in order, each once, before the request that caused it is answered.
     func observe(_ body: @escaping @Sendable (SequencedEvent<R>) -> Void) {
-        observer.withLock { $0 = body }
+        state.withLock { $0.observers.append(body) }
     }
 
     /// The number of the last event emitted (0 before the first).
-    var seq: UInt64 { lastSeq.withLock { $0 } }
+    var seq: UInt64 { state.withLock { $0.seq } }
 
     func emit(_ event: RegistryEvent<R>) {
-        // Numbering and publishing under one lock keeps subscribers' order equal to seq order.
-        lastSeq.withLock { seq in
-            seq += 1
-            let sequenced = SequencedEvent(seq: seq, event: event)
-            observer.withLock { $0 }?(sequenced)
+        // Numbering and publishing to the streams under one lock keeps a stream that starts
+        // at a number (subscribeWithSeq) exact; observers run after it, outside the lock,
+        // so what they do may emit or subscribe in turn.
+        let (sequenced, observers) = state.withLock { state in
+            state.seq += 1
+            let sequenced = SequencedEvent(seq: state.seq, event: event)
             broadcaster.publish(sequenced)
+            return (sequenced, state.observers)
         }
+        for observer in observers { observer(sequenced) }
     }
 
     func subscribe(
@@ -41,7 +48,7 @@ final class RegistryEventLog<R: Route>: Sendable {
     func subscribeWithSeq(
         buffering: EventBuffering, where include: (@Sendable (SequencedEvent<R>) -> Bool)? = nil
     ) -> (seq: UInt64, stream: EventStream<SequencedEvent<R>>) {
-        lastSeq.withLock { seq in (seq, broadcaster.subscribe(buffering: buffering, where: include)) }
+        state.withLock { state in (state.seq, broadcaster.subscribe(buffering: buffering, where: include)) }
     }
 
     func finish() { broadcaster.finish() }

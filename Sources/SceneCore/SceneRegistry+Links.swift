@@ -31,8 +31,13 @@ extension SceneRegistry {
     /// the link's value; multiple: the most recently focused) or else a new instance, by
     /// every open rule → the plan applied atomically → that instance focused.
     public func openLink(_ url: String) async -> LinkOutcome<R> {
-        let decision = links.open(url)
-        return await apply(decision, url: url)
+        await linkOutcome(beginLink(url))
+    }
+
+    /// ``openLink(_:)`` as far as it goes now: done, unless the target instance is still
+    /// opening or must start.
+    public func beginLink(_ url: String) -> RegistryStep<R, LinkOutcome<R>> {
+        apply(links.open(url), url: url)
     }
 
     /// Turns authentication on or off. Turning it on replays the pending link, re-checked,
@@ -40,13 +45,20 @@ extension SceneRegistry {
     /// pending, or a link newer than the pending one was handled meanwhile (the pending
     /// one is then dropped and reported as `link.superseded`).
     public func setAuthenticated(_ authenticated: Bool) async -> LinkOutcome<R>? {
+        guard let replay = beginSetAuthenticated(authenticated) else { return nil }
+        return await linkOutcome(replay)
+    }
+
+    /// ``setAuthenticated(_:)`` as far as it goes now: nil when nothing is replayed,
+    /// else the replay's step.
+    public func beginSetAuthenticated(_ authenticated: Bool) -> RegistryStep<R, LinkOutcome<R>>? {
         let before = links.isAuthenticated
         let resume = links.setAuthenticated(authenticated)
         if links.isAuthenticated != before { log.emit(.authChanged(authenticated: authenticated)) }
         guard let token = resume else { return nil }
         switch links.resume(token) {
         case .replayed(let decision):
-            return await apply(decision, url: token.pending.url)
+            return apply(decision, url: token.pending.url)
         case .stale(let superseded):
             if let superseded { log.emit(.linkSuperseded(url: superseded.url)) }
             return nil
@@ -61,24 +73,40 @@ extension SceneRegistry {
     /// The URL waiting for authentication, if any.
     public var pendingLink: String? { links.pending?.url }
 
-    private func apply(_ decision: LinkDecision<SceneLinkTarget<R>>, url: String) async -> LinkOutcome<R> {
+    /// The outcome of a link step (a link's refusal is an outcome, never a failure).
+    private func linkOutcome(_ step: RegistryStep<R, LinkOutcome<R>>) async -> LinkOutcome<R> {
+        switch await finish(step) {
+        case .success(let outcome): return outcome
+        case .failure(let reason): return .rejected(reason)
+        }
+    }
+
+    private func apply(_ decision: LinkDecision<SceneLinkTarget<R>>, url: String) -> RegistryStep<R, LinkOutcome<R>> {
         switch decision {
         case .pending(let link, let superseded):
             if let superseded { log.emit(.linkSuperseded(url: superseded.url)) }
             log.emit(.linkPending(url: link.url))
-            return .pending(url: link.url, superseded: superseded?.url)
+            return .done(.success(.pending(url: link.url, superseded: superseded?.url)))
         case .rejected(let reason):
-            return rejected(url, .link(reason))
+            return .done(.success(rejected(url, .link(reason))))
         case .unhandled(let parsed):
             log.emit(.linkRejected(url: url, reason: .linkUnhandled(path: parsed.path)))
-            return .unhandled(path: parsed.path)
+            return .done(.success(.unhandled(path: parsed.path)))
         case .handled(let match):
+            let landing: RegistryStep<R, (InstanceInfo<R>, Bool)>
             do {
-                let (info, opened) = try await land(match.output)
-                log.emit(.linkHandled(url: url, instance: info.id, opened: opened))
-                return .handled(info, opened: opened)
+                landing = try land(match.output)
             } catch {
-                return rejected(url, error)
+                return .done(.success(rejected(url, error)))
+            }
+            return then(landing) { registry, result in
+                switch result {
+                case .success(let (info, opened)):
+                    registry.log.emit(.linkHandled(url: url, instance: info.id, opened: opened))
+                    return .success(.handled(info, opened: opened))
+                case .failure(let reason):
+                    return .success(registry.rejected(url, reason))
+                }
             }
         }
     }
@@ -90,27 +118,33 @@ extension SceneRegistry {
 
     /// Finds or opens the target instance, applies the plan, and focuses it — in that
     /// order: a new instance is announced already showing the plan's path.
-    private func land(_ target: SceneLinkTarget<R>) async throws(RegistryRejection) -> (InstanceInfo<R>, Bool) {
+    private func land(_ target: SceneLinkTarget<R>) throws(RegistryRejection) -> RegistryStep<R, (InstanceInfo<R>, Bool)> {
         guard let declaration = declarationsByID[target.scene] else { throw .unknownScene(target.scene) }
-        var id: InstanceID
         var existing: InstanceID?
         if case .multiple = declaration.instances {
             existing = book.mostRecent(of: target.scene)
         } else if case .existing(let found) = try book.resolveOpen(target.scene, value: target.value).get() {
             existing = found
         }
-        if let found = existing {
-            id = found
-            if book.records[id]?.phase == .opening { try await waitUntilOpen(id) }
-            if let plan = target.plan, case .rejected(let reason)? = perform(.reset(plan.steps), in: id, request: "link.open") {
-                throw .flow(reason)
+        if let id = existing {
+            let plan = target.plan
+            if book.records[id]?.phase == .opening {
+                return afterOpening(id) { registry throws(RegistryRejection) in try registry.show(plan, in: id) }
             }
-            book.focusVisible(id)
-            flush()
-            return (try info(id), false)
+            return .done(.success(try show(plan, in: id)))
         }
-        let outcome = try await openResolved(target.scene, value: target.value, plan: target.plan)
-        id = outcome.instance.id
-        return (try info(id), outcome.name == "opened")
+        return thenOnSuccess(try openStep(target.scene, value: target.value, plan: target.plan)) { registry, outcome throws(RegistryRejection) in
+            (try registry.info(outcome.instance.id), outcome.name == "opened")
+        }
+    }
+
+    /// Shows a link's `plan` in the open instance `id` and focuses it.
+    private func show(_ plan: FlowPlan<R>?, in id: InstanceID) throws(RegistryRejection) -> (InstanceInfo<R>, Bool) {
+        if let plan, case .rejected(let reason)? = perform(.reset(plan.steps), in: id, request: "link.open") {
+            throw .flow(reason)
+        }
+        book.focusVisible(id)
+        flush()
+        return (try info(id), false)
     }
 }

@@ -24,14 +24,20 @@ extension SceneRegistry {
     /// - An instance still opening is never asked: it is cancelled.
     @discardableResult
     public func dismiss(_ id: InstanceID, force: Bool) async throws(RegistryRejection) -> [InstanceID] {
-        if !force, let launcher, let record = book.records[id], record.phase != .opening {
-            guard await launcher.close(id, force: false) else {
-                let reason = RegistryRejection.closeVetoed(id)
-                log.emit(.requestRejected(request: "scene.dismiss", reason: reason))
-                throw reason
+        try await finish(beginDismiss(id, force: force)).get()
+    }
+
+    /// ``dismiss(_:force:)`` as far as it goes now: done, unless the instance must be asked.
+    public func beginDismiss(_ id: InstanceID, force: Bool) -> RegistryStep<R, [InstanceID]> {
+        step("scene.dismiss") { () throws(RegistryRejection) in
+            guard !force, let launcher, isLaunched(id), let record = book.records[id], record.phase != .opening else {
+                return .done(.success(try dismissNow(id)))
             }
+            return .waiting(RegistryWait { registry in
+                guard await launcher.close(id, force: false) else { return .failure(.closeVetoed(id)) }
+                return Result { () throws(RegistryRejection) in try registry.dismissNow(id) }
+            })
         }
-        return try dismiss(id)
     }
 
     /// Dismisses the instances of `scene` (with `value`, when given); unless `force`, each
@@ -39,17 +45,33 @@ extension SceneRegistry {
     ///
     /// - Refused `unknown_scene`, or `not_open` when none is open.
     public func dismiss(scene: String, value: JSONValue? = nil, force: Bool) async throws(RegistryRejection) -> DismissOutcome {
-        guard !force, let launcher else { return DismissOutcome(dismissed: try dismiss(scene: scene, value: value), vetoed: []) }
-        let targets = try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
-            try self.instances(of: scene, value: value)
+        try await finish(beginDismiss(scene: scene, value: value, force: force)).get()
+    }
+
+    /// ``dismiss(scene:value:force:)`` as far as it goes now: done, unless some instance
+    /// must be asked.
+    public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
+        step("scene.dismiss") { () throws(RegistryRejection) in
+            let targets = try instances(of: scene, value: value)
+            let asked = force ? [] : targets.filter { isLaunched($0) && book.records[$0]?.phase != .opening }
+            guard let launcher, !asked.isEmpty else {
+                return .done(.success(dismissAll(targets, refused: [])))
+            }
+            return .waiting(RegistryWait { registry in
+                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
+                    for id in asked { group.addTask { (id, await launcher.close(id, force: false)) } }
+                    var refused = Set<InstanceID>()
+                    for await (id, accepted) in group where !accepted { refused.insert(id) }
+                    return refused
+                }
+                return .success(registry.dismissAll(targets, refused: refused))
+            })
         }
-        let asked = targets.filter { book.records[$0]?.phase != .opening }
-        let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-            for id in asked { group.addTask { (id, await launcher.close(id, force: false)) } }
-            var refused = Set<InstanceID>()
-            for await (id, accepted) in group where !accepted { refused.insert(id) }
-            return refused
-        }
+    }
+
+    /// Dismisses `targets` but those in `refused`, which stay (each a `close_vetoed`
+    /// rejection event).
+    private func dismissAll(_ targets: [InstanceID], refused: Set<InstanceID>) -> DismissOutcome {
         var dismissed: [InstanceID] = []
         for id in targets where !refused.contains(id) {
             guard let record = book.records[id] else { continue }

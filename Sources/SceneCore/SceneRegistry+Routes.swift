@@ -39,13 +39,19 @@ extension SceneRegistry {
     /// A sheet or cover whose route is already shown or queued as a modal in the target
     /// instance is refused `presentation_busy`.
     public func route(_ route: R, from: InstanceID) async throws(RegistryRejection) -> RouteOutcome<R> {
-        try await rejecting("scene.route") { (self) async throws(RegistryRejection) in
-            guard let instance = self.instances[from], let record = self.book.records[from], record.phase != .opening
+        try await finish(beginRoute(route, from: from)).get()
+    }
+
+    /// ``route(_:from:)`` as far as it goes now: done, unless the claiming scene's
+    /// instance is still opening or must start.
+    public func beginRoute(_ route: R, from: InstanceID) -> RegistryStep<R, RouteOutcome<R>> {
+        step("scene.route") { () throws(RegistryRejection) in
+            guard let instance = instances[from], let record = book.records[from], record.phase != .opening
             else { throw .notOpen(from.description) }
             for rule in instance.declaration.scope where rule.when.matches(route) {
                 switch rule.action {
                 case .present(let kind):
-                    return .presented(try self.present(route, as: kind, in: from))
+                    return .done(.success(.presented(try present(route, as: kind, in: from))))
                 case .reject(let reason):
                     throw .routeRejected(detail: reason)
                 case .pass:
@@ -53,7 +59,7 @@ extension SceneRegistry {
                 }
                 break
             }
-            return try await self.routeToClaim(route)
+            return try routeToClaim(route)
         }
     }
 
@@ -62,7 +68,7 @@ extension SceneRegistry {
     /// An instance that is already open is checked first (on a copy of its flow), so a
     /// refusal changes nothing; an instance opened for the route goes again if presenting
     /// fails.
-    private func routeToClaim(_ route: R) async throws(RegistryRejection) -> RouteOutcome<R> {
+    private func routeToClaim(_ route: R) throws(RegistryRejection) -> RegistryStep<R, RouteOutcome<R>> {
         for declaration in declarations {
             guard let claim = declaration.claims.first(where: { $0.when.matches(route) }) else { continue }
             var value: JSONValue?
@@ -78,23 +84,31 @@ extension SceneRegistry {
             {
                 try checkPresentation(route, as: claim.present, in: target)
             }
-            let opened = try await openResolved(declaration.id, value: value)
-            let target = opened.instance.id
-            do {
-                try present(route, as: claim.present, in: target)
-            } catch {
-                if case .opened = opened { remove(target, reason: .cancelled) }
-                throw error
-            }
-            book.focusVisible(target)
-            flush()
-            let landed = try info(target)
-            switch opened {
-            case .opened: return .opened(landed)
-            case .focused: return .focused(landed)
+            let kind = claim.present
+            return thenOnSuccess(try openStep(declaration.id, value: value)) { registry, opened throws(RegistryRejection) in
+                try registry.land(route, as: kind, in: opened)
             }
         }
         throw .noHandler
+    }
+
+    /// Presents `route` in the instance a claim opened or found, and focuses it; a new
+    /// instance goes again when presenting fails.
+    private func land(_ route: R, as kind: RouteStepKind, in opened: OpenOutcome<R>) throws(RegistryRejection) -> RouteOutcome<R> {
+        let target = opened.instance.id
+        do {
+            try present(route, as: kind, in: target)
+        } catch {
+            if case .opened = opened { remove(target, reason: .cancelled) }
+            throw error
+        }
+        book.focusVisible(target)
+        flush()
+        let landed = try info(target)
+        switch opened {
+        case .opened: return .opened(landed)
+        case .focused: return .focused(landed)
+        }
     }
 
     /// The intent that shows `route` as `kind`.

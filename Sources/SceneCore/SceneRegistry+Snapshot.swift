@@ -67,8 +67,10 @@ extension SceneRegistry {
         (snapshot(), log.seq)
     }
 
-    /// Runs `body` for every event from now on, synchronously as it is emitted, in order
-    /// (a write-ahead journal, say). Keep it short: the registry waits for it.
+    /// Runs `body` for every event from now on, synchronously as it is emitted, on the
+    /// registry's executor, in order, before the request that caused it is answered (a
+    /// write-ahead journal, or a server's fan-out to its connections). Keep it short: the
+    /// registry waits for it. Observers stay for the registry's life.
     public nonisolated func observeEvents(_ body: @escaping @Sendable (SequencedEvent<R>) -> Void) {
         log.observe(body)
     }

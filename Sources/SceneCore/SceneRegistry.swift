@@ -18,10 +18,18 @@ public protocol SceneLauncher: Sendable {
     /// Asks what backs `instance` whether it may close; `force` says it will close
     /// whatever the answer. Answers `false` for a veto. The default accepts.
     func close(_ instance: InstanceID, force: Bool) async -> Bool
+
+    /// Whether this launcher starts something for `instance`, whose scene declares
+    /// `spec` (nil: no launch command). When it does not, the instance opens at once
+    /// and is never asked to close, and none of the other methods is called for it. The
+    /// default launches every instance.
+    func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool
 }
 
 extension SceneLauncher {
     public func close(_ instance: InstanceID, force: Bool) async -> Bool { true }
+
+    public func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool { true }
 }
 
 /// What opening a scene did.
@@ -217,9 +225,13 @@ public actor SceneRegistry<R: Route> {
     ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
     @discardableResult
     public func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
-        try await rejecting("scene.open") { (self) async throws(RegistryRejection) in
-            try await self.openResolved(scene, value: value)
-        }
+        try await finish(beginOpen(scene, value: value)).get()
+    }
+
+    /// ``open(_:value:)`` as far as it goes now: done, unless the instance is still
+    /// opening or what backs a new one must start.
+    public func beginOpen(_ scene: String, value: JSONValue? = nil) -> RegistryStep<R, OpenOutcome<R>> {
+        step("scene.open") { () throws(RegistryRejection) in try openStep(scene, value: value) }
     }
 
     /// Opens `scene` in place of window `from`, as visionOS's `pushWindow` does.
@@ -231,35 +243,32 @@ public actor SceneRegistry<R: Route> {
     public func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
         -> InstanceInfo<R>
     {
-        try await rejecting("scene.push") { (self) async throws(RegistryRejection) in
-            let id = try self.book.resolvePush(scene, value: value, from: from).get()
-            self.reserve(id, value: value, pushedFrom: from)
-            try await self.launch(id)
-            return try self.info(id)
+        try await finish(beginPush(scene, value: value, from: from)).get()
+    }
+
+    /// ``push(_:value:from:)`` as far as it goes now: done, unless what backs the pushed
+    /// window must start.
+    public func beginPush(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, InstanceInfo<R>> {
+        step("scene.push") { () throws(RegistryRejection) in
+            let id = try book.resolvePush(scene, value: value, from: from).get()
+            reserve(id, value: value, pushedFrom: from)
+            if startLaunch(id) { return .done(.success(try info(id))) }
+            return afterOpening(id) { registry throws(RegistryRejection) in try registry.info(id) }
         }
     }
 
     /// Dismisses one instance and the windows pushed from it.
     @discardableResult
     public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
-            guard let record = self.book.records[id] else { throw .notOpen(id.description) }
-            return self.remove(id, reason: record.phase == .opening ? .cancelled : .requested)
-        }
+        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in try self.dismissNow(id) }
     }
 
     /// Dismisses every instance of `scene`, or only the one(s) with `value`.
     @discardableResult
     public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
         try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
-            guard self.declarationsByID[scene] != nil else { throw .unknownScene(scene) }
-            var targets = self.book.instances(of: scene)
-            if let value { targets = targets.filter { self.book.records[$0]?.value == value } }
-            guard !targets.isEmpty else {
-                throw .notOpen(value.map { "\(scene) with value \($0)" } ?? scene)
-            }
             var dismissed: [InstanceID] = []
-            for id in targets {
+            for id in try self.instances(of: scene, value: value) {
                 guard let record = self.book.records[id] else { continue }
                 dismissed += self.remove(id, reason: record.phase == .opening ? .cancelled : .requested)
             }
@@ -297,29 +306,34 @@ public actor SceneRegistry<R: Route> {
 
     // MARK: Machinery
 
-    /// Opens by policy; joins an instance that is still opening.
+    /// Opens by policy, as far as it goes now; joins an instance that is still opening.
     ///
     /// - `plan`, when given, becomes the path of a new instance before it is announced
     ///   (a deep link's target opens already showing its path).
-    func openResolved(_ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil) async throws(RegistryRejection)
-        -> OpenOutcome<R>
+    func openStep(_ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil) throws(RegistryRejection)
+        -> RegistryStep<R, OpenOutcome<R>>
     {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
             if book.records[id]?.phase == .opening {
-                try await waitUntilOpen(id)
-            } else {
-                book.focusVisible(id)
-                flush()
+                return afterOpening(id) { registry throws(RegistryRejection) in .focused(try registry.info(id)) }
             }
-            return .focused(try info(id))
+            book.focusVisible(id)
+            flush()
+            return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
             if let replacing { remove(replacing, reason: .replaced) }
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }
-            try await launch(id)
-            return .opened(try info(id))
+            if startLaunch(id) { return .done(.success(.opened(try info(id)))) }
+            return afterOpening(id) { registry throws(RegistryRejection) in .opened(try registry.info(id)) }
         }
+    }
+
+    /// Dismisses `id` now; an instance still opening is cancelled.
+    func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
+        guard let record = book.records[id] else { throw .notOpen(id.description) }
+        return remove(id, reason: record.phase == .opening ? .cancelled : .requested)
     }
 
     /// Creates the instance actor and records it as opening.
@@ -331,15 +345,22 @@ public actor SceneRegistry<R: Route> {
         flush()
     }
 
-    /// Waits for what backs `id` to start, then makes it active.
-    ///
-    /// The launcher runs in a task of its own and reports back; the opener waits like any
-    /// joined open, so a dismiss answers it at once (`cancelled`) whatever the launcher
-    /// does, and a launch that completes for an instance dismissed meanwhile is stopped.
-    func launch(_ id: InstanceID) async throws(RegistryRejection) {
-        guard let launcher else {
+    /// Whether the launcher starts something for `id` (and is asked to stop it, and
+    /// whether it may close).
+    func isLaunched(_ id: InstanceID) -> Bool {
+        guard let launcher else { return false }
+        return launcher.launches(id, spec: declarationsByID[id.scene]?.launch)
+    }
+
+    /// Starts what backs the opening instance `id`. Answers `true` when there is nothing to
+    /// start: the instance is active already. Otherwise the launcher runs in a task of its
+    /// own and reports back, and the caller waits (``waitUntilOpen(_:)``) like any joined
+    /// open, so a dismiss answers it at once (`cancelled`) whatever the launcher does; a
+    /// launch that completes for an instance dismissed meanwhile is stopped.
+    func startLaunch(_ id: InstanceID) -> Bool {
+        guard isLaunched(id), let launcher else {
             activate(id)
-            return
+            return true
         }
         Task {
             let result: Result<Void, RegistryRejection>
@@ -351,7 +372,7 @@ public actor SceneRegistry<R: Route> {
             }
             self.launchFinished(id, result)
         }
-        try await waitUntilOpen(id)
+        return false
     }
 
     /// What the launcher said about `id`.
@@ -407,7 +428,7 @@ public actor SceneRegistry<R: Route> {
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
                 waiter.resume(returning: .failure(failure ?? .cancelled(gone)))
             }
-            if let launcher { Task { await launcher.stop(gone) } }
+            if isLaunched(gone), let launcher { Task { await launcher.stop(gone) } }
         }
         flush()
         return dismissed
@@ -433,27 +454,15 @@ public actor SceneRegistry<R: Route> {
         }
     }
 
-    /// Runs a request; a rejection is also published as `request.rejected`.
-    func rejecting<T>(
-        _ request: String, _ body: (isolated SceneRegistry) async throws(RegistryRejection) -> T
-    ) async throws(RegistryRejection) -> T {
-        do {
-            return try await body(self)
-        } catch {
-            flush()
-            log.emit(.requestRejected(request: request, reason: error))
-            throw error
-        }
-    }
-
+    /// Runs a request that finishes in one step; a rejection is also published as
+    /// `request.rejected`.
     func rejectingSync<T>(
         _ request: String, _ body: (isolated SceneRegistry) throws(RegistryRejection) -> T
     ) throws(RegistryRejection) -> T {
         do {
             return try body(self)
         } catch {
-            flush()
-            log.emit(.requestRejected(request: request, reason: error))
+            reject(request, error)
             throw error
         }
     }

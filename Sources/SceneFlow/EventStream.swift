@@ -177,39 +177,3 @@ final class SubscriberBuffer<Event: Sendable>: Sendable {
         }
     }
 }
-
-/// A first-in, first-out queue with amortised O(1) append and removal from the front.
-struct FIFOQueue<Element> {
-    private var storage: [Element] = []
-    private var head = 0
-
-    var count: Int { storage.count - head }
-    var isEmpty: Bool { head == storage.count }
-
-    mutating func append(_ element: Element) {
-        storage.append(element)
-    }
-
-    /// Removes and returns every element, oldest first.
-    mutating func removeAll() -> [Element] {
-        defer {
-            storage = []
-            head = 0
-        }
-        return head == 0 ? storage : Array(storage[head...])
-    }
-
-    mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
-        let element = storage[head]
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
-}

@@ -1,3 +1,5 @@
+public import SceneCore
+
 /// Every method of protocol v1, by its wire name.
 public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case hello
@@ -43,4 +45,20 @@ public enum WireTopic: String, CaseIterable, Hashable, Sendable {
 public enum WireProtocol {
     public static let versions = [1]
     public static let current = 1
+}
+
+extension WireTopic {
+    /// The topic `event` belongs to: the part of its type before the dot.
+    public init<R>(of event: RegistryEvent<R>) {
+        switch event {
+        case .opened, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted:
+            self = .scene
+        case .flowChanged:
+            self = .flow
+        case .linkHandled, .linkPending, .linkSuperseded, .linkRejected, .authChanged:
+            self = .link
+        case .requestRejected:
+            self = .request
+        }
+    }
 }
