@@ -58,10 +58,11 @@ final class Journal: Sendable {
 
     /// Appends `event` (called as the registry emits it, in order).
     func record(_ event: SequencedEvent<JSONValue>) {
-        var text = #"{"run":""# + run + #"","seq":\#(event.seq),"event":"#
-        WireCodec.eventParams(event).write(to: &text)
-        text += "}\n"
-        let bytes = Array(text.utf8)
+        var bytes = Array(#"{"run":""#.utf8)
+        bytes += run.utf8
+        bytes += #"","seq":\#(event.seq),"event":"#.utf8
+        WireCodec.eventParams(event).write(to: &bytes)
+        bytes += "}\n".utf8
         state.withLock { state in
             state.pending += bytes
             state.lines.append((event.seq, bytes))

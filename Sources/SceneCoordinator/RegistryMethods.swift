@@ -24,6 +24,10 @@ enum RegistryRequest: Sendable {
     /// Decodes `params` of `method`; -32602 with the path of what does not fit, -32601 for
     /// a method that does not act on the registry.
     init(_ method: WireMethod, params: JSONValue?) throws(WireError) {
+        if let plain = Self(plain: method, params: params) {
+            self = plain
+            return
+        }
         switch method {
         case .sceneOpen:
             let request = try WireCodec.decode(OpenParams.self, from: params)
@@ -74,6 +78,53 @@ enum RegistryRequest: Sendable {
         case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify:
             // Answered by the session itself; never reaches the registry.
             throw .methodNotFound(method.rawValue)
+        }
+    }
+
+    /// The requests a busy client sends most, read straight from their params; nil for
+    /// anything unusual (a missing or mistyped member, an id that does not parse), which
+    /// the decoder then reads or explains. Members a method does not know are ignored, as
+    /// the decoder ignores them.
+    private init?(plain method: WireMethod, params: JSONValue?) {
+        let members: [String: JSONValue]
+        switch params {
+        case nil: members = [:]
+        case .object(let object)?: members = object
+        default: return nil
+        }
+        /// A member that is absent or null.
+        func absent(_ key: String) -> Bool { members[key]?.isNull ?? true }
+        func instance(_ key: String = "instance") -> InstanceID? {
+            guard case .string(let text)? = members[key] else { return nil }
+            return InstanceID(text)
+        }
+        switch method {
+        case .flowSend:
+            guard let id = instance(), let intent = members["intent"].flatMap(FlowIntent<JSONValue>.init(plainJSON:)) else { return nil }
+            self = .flowSend(id, intent)
+        case .sceneOpen:
+            guard case .string(let scene)? = members["scene"] else { return nil }
+            self = .open(scene: scene, value: absent("value") ? nil : members["value"])
+        case .sceneFocus:
+            guard let id = instance() else { return nil }
+            self = .focus(id)
+        case .sceneDismiss:
+            guard let id = instance(), absent("scene") else { return nil }
+            switch members["force"] {
+            case nil, .null?: self = .dismissInstance(id, force: false)
+            case .bool(let force)?: self = .dismissInstance(id, force: force)
+            default: return nil
+            }
+        case .sceneRoute:
+            guard let from = instance("from"), let route = members["route"], !route.isNull else { return nil }
+            self = .route(route, from: from)
+        case .linkOpen:
+            guard case .string(let url)? = members["url"] else { return nil }
+            self = .link(url)
+        case .state:
+            self = .state
+        default:
+            return nil
         }
     }
 

@@ -50,72 +50,23 @@ extension JSONValue: Codable {
 extension JSONValue: CustomStringConvertible {
     /// Compact JSON with object keys sorted, so that equal values print identically.
     public var description: String {
-        var output = ""
+        var output: [UInt8] = []
         write(to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends compact JSON with sorted object keys to `output`.
     public func write(to output: inout String) {
-        switch self {
-        case .null:
-            output += "null"
-        case .bool(let value):
-            output += value ? "true" : "false"
-        case .integer(let value):
-            output += String(value)
-        case .double(let value):
-            if let exact = Int(exactly: value), value.magnitude < 1e15 {
-                // Keep the number's kind visible while staying valid JSON: 2.0, not 2.
-                output += String(exact) + ".0"
-            } else if value.isFinite {
-                output += String(value)
-            } else {
-                output += "null"
-            }
-        case .string(let value):
-            JSONValue.writeQuoted(value, to: &output)
-        case .array(let values):
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                value.write(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
-                JSONValue.writeQuoted(key, to: &output)
-                output += ":"
-                members[key]!.write(to: &output)
-            }
-            output += "}"
-        }
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `string` as a JSON string literal, escaping quotes, backslashes and
     /// control characters.
     public static func writeQuoted(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
+        var bytes: [UInt8] = []
+        writeQuoted(string, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 }

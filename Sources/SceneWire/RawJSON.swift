@@ -14,7 +14,9 @@ public struct RawJSON: Hashable, Sendable {
 
     /// The compact text of `value`.
     public init(_ value: JSONValue) {
-        bytes = Array(value.description.utf8)
+        var bytes: [UInt8] = []
+        value.write(to: &bytes)
+        self.bytes = bytes
     }
 
     /// The value, built on demand.

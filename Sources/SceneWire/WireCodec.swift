@@ -5,58 +5,56 @@ public import SceneFlow
 public enum WireCodec {
     /// A response carrying `result`.
     public static func response(id: JSONValue, result: JSONValue) -> [UInt8] {
-        Array(responseText(id: id, result: result).utf8)
+        Array(framedResponse(id: id, result: result).dropFirst(4))
     }
 
     /// A response carrying `error`.
     public static func response(id: JSONValue, error: WireError) -> [UInt8] {
-        Array(responseText(id: id, error: error).utf8)
+        Array(framedResponse(id: id, error: error).dropFirst(4))
     }
 
     /// A framed response carrying `result` (the frame's header included).
     public static func framedResponse(id: JSONValue, result: JSONValue) -> [UInt8] {
-        framed(responseText(id: id, result: result))
+        var bytes = frameStart(capacity: 128)
+        appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+        id.write(to: &bytes)
+        appendText(#","result":"#, to: &bytes)
+        result.write(to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        frameEnd(&bytes)
+        return bytes
     }
 
     /// A framed response carrying `error`.
     public static func framedResponse(id: JSONValue, error: WireError) -> [UInt8] {
-        framed(responseText(id: id, error: error))
-    }
-
-    private static func responseText(id: JSONValue, result: JSONValue) -> String {
-        var text = #"{"jsonrpc":"2.0","id":"#
-        id.write(to: &text)
-        text += #","result":"#
-        result.write(to: &text)
-        text += "}"
-        return text
-    }
-
-    private static func responseText(id: JSONValue, error: WireError) -> String {
-        var text = #"{"jsonrpc":"2.0","id":"#
-        id.write(to: &text)
-        text += #","error":"#
-        error.json.write(to: &text)
-        text += "}"
-        return text
+        var bytes = frameStart(capacity: 160)
+        appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+        id.write(to: &bytes)
+        appendText(#","error":"#, to: &bytes)
+        error.json.write(to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        frameEnd(&bytes)
+        return bytes
     }
 
     /// A request (`id` given) or a notification (`id` nil).
     public static func request(id: JSONValue?, method: String, params: JSONValue?) -> [UInt8] {
-        var text = #"{"jsonrpc":"2.0","#
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
         if let id {
-            text += #""id":"#
-            id.write(to: &text)
-            text += ","
+            appendText(#""id":"#, to: &bytes)
+            id.write(to: &bytes)
+            bytes.append(UInt8(ascii: ","))
         }
-        text += #""method":"#
-        JSONValue.writeQuoted(method, to: &text)
+        appendText(#""method":"#, to: &bytes)
+        JSONValue.writeQuoted(method, to: &bytes)
         if let params {
-            text += #","params":"#
-            params.write(to: &text)
+            appendText(#","params":"#, to: &bytes)
+            params.write(to: &bytes)
         }
-        text += "}"
-        return Array(text.utf8)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     // MARK: Frames, written straight into bytes
@@ -73,7 +71,7 @@ public enum WireCodec {
     public static func framedResponse(id: JSONValue, result: RawJSON) -> [UInt8] {
         var bytes = frameStart(capacity: 48 + result.bytes.count)
         appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
-        appendJSON(id, to: &bytes)
+        id.write(to: &bytes)
         appendText(#","result":"#, to: &bytes)
         bytes.append(contentsOf: result.bytes)
         bytes.append(UInt8(ascii: "}"))
@@ -87,15 +85,27 @@ public enum WireCodec {
         appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
         if let id {
             appendText(#""id":"#, to: &bytes)
-            bytes.append(contentsOf: String(id).utf8)
+            JSONValue.writeInteger(id, to: &bytes)
             bytes.append(UInt8(ascii: ","))
         }
         appendText(#""method":"#, to: &bytes)
-        appendJSON(.string(method), to: &bytes)
+        JSONValue.writeQuoted(method, to: &bytes)
         if let params {
             appendText(#","params":"#, to: &bytes)
             bytes.append(contentsOf: params.bytes)
         }
+        bytes.append(UInt8(ascii: "}"))
+        frameEnd(&bytes)
+        return bytes
+    }
+
+    /// A framed notification whose params are written straight into the frame.
+    public static func framedNotification(method: String, params: JSONValue) -> [UInt8] {
+        var bytes = frameStart(capacity: 96)
+        appendText(#"{"jsonrpc":"2.0","method":"#, to: &bytes)
+        JSONValue.writeQuoted(method, to: &bytes)
+        appendText(#","params":"#, to: &bytes)
+        params.write(to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         frameEnd(&bytes)
         return bytes
@@ -117,24 +127,7 @@ public enum WireCodec {
     }
 
     private static func appendText(_ text: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// Appends `value` as compact JSON; integers and plain strings without a detour
-    /// through `String`.
-    private static func appendJSON(_ value: JSONValue, to bytes: inout [UInt8]) {
-        switch value {
-        case .integer(let number):
-            bytes.append(contentsOf: String(number).utf8)
-        case .string(let text) where text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }):
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: text.utf8)
-            bytes.append(UInt8(ascii: "\""))
-        default:
-            var text = ""
-            value.write(to: &text)
-            bytes.append(contentsOf: text.utf8)
-        }
+        JSONValue.append(text, to: &bytes)
     }
 
     /// The params of an `event` notification: `{seq, type, …}` with the event's members.
