@@ -156,8 +156,9 @@ enum RegistryRequest: Sendable {
     }
 }
 
-/// What a registry request answers: its result, or its error.
-typealias WireAnswer = Result<JSONValue, WireError>
+/// What a registry request answers: its result, written straight into the answer's frame,
+/// or its error.
+typealias WireAnswer = Result<any WireWritable, WireError>
 
 /// Applies registry requests and encodes their answers.
 enum RegistryMethods {
@@ -170,34 +171,34 @@ enum RegistryMethods {
         switch request {
         case .open(let scene, let value):
             return answer(registry.beginOpen(scene, value: value)) { outcome in
-                WireCodec.json(OpenResult(instance: InstanceObject(outcome.instance), outcome: outcome.name))
+                OpenResult(instance: InstanceObject(outcome.instance), outcome: outcome.name)
             }
         case .push(let scene, let value, let from):
             return answer(registry.beginPush(scene, value: value, from: from)) { info in
-                WireCodec.json(InstanceResult(instance: InstanceObject(info)))
+                InstanceResult(instance: InstanceObject(info))
             }
         case .dismissInstance(let id, let force):
             return answer(registry.beginDismiss(id, force: force)) { dismissed in
-                WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
+                DismissResult(dismissed: dismissed.map(\.description))
             }
         case .dismissScene(let scene, let value, let force):
             return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
-                WireCodec.json(DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description)))
+                DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description))
             }
         case .route(let route, let from):
             return answer(registry.beginRoute(route, from: from)) { outcome in
-                WireCodec.json(RouteResult(outcome: outcome.name, instance: InstanceObject(outcome.instance)))
+                RouteResult(outcome: outcome.name, instance: InstanceObject(outcome.instance))
             }
         case .link(let url):
             return registry.beginLink(url).map { result in .success(linkAnswer(result)) }
         case .authenticate(let authenticated):
             guard let replay = registry.beginSetAuthenticated(authenticated) else {
-                return .done(.success(.success(.object(["replayed": .null]))))
+                return .done(.success(.success(JSONValue.object(["replayed": .null]))))
             }
             return replay.map { result in
                 switch linkAnswer(result) {
-                case .success(let replayed): return .success(.success(.object(["replayed": replayed])))
-                case .failure(let error): return .success(.success(.object(["replayed": .object(["error": error.json])])))
+                case .success(let replayed): return .success(.success(Replayed(result: replayed)))
+                case .failure(let error): return .success(.success(JSONValue.object(["replayed": .object(["error": error.json])])))
                 }
             }
         case .phase(let id, let phase):
@@ -206,17 +207,17 @@ enum RegistryMethods {
                     try registry.setPhase(id, phase)
                     return try registry.info(id)
                 }
-                return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
+                return InstanceResult(instance: InstanceObject(info))
             }
         case .dismissImmersive:
             return now { () throws(WireError) in
                 let dismissed = try domain { () throws(RegistryRejection) in try registry.dismissImmersive() }
-                return WireCodec.json(DismissResult(dismissed: dismissed.map(\.description)))
+                return DismissResult(dismissed: dismissed.map(\.description))
             }
         case .focus(let id):
             return now { () throws(WireError) in
                 let info = try domain { () throws(RegistryRejection) in try registry.focus(id) }
-                return WireCodec.json(InstanceResult(instance: InstanceObject(info)))
+                return InstanceResult(instance: InstanceObject(info))
             }
         case .flowSend(let id, let intent):
             return now { () throws(WireError) in
@@ -226,7 +227,7 @@ enum RegistryMethods {
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
-                return ["outcome": .string(outcome.name), "path": WireCodec.json(path)]  // FlowSendResult
+                return FlowSendResult(outcome: outcome.name, path: path)
             }
         case .flowApply(let id, let plan):
             return now { () throws(WireError) in
@@ -236,7 +237,7 @@ enum RegistryMethods {
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
-                return WireCodec.json(PathResult(path: path))
+                return PathResult(path: path)
             }
         case .flowBatch(let id, let intents, let stopOnFailure):
             return now { () throws(WireError) in
@@ -248,7 +249,7 @@ enum RegistryMethods {
                 let outcomes = result.outcomes.map { outcome in
                     BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
                 }
-                return WireCodec.json(FlowBatchResultObject(outcomes: outcomes, path: result.new))
+                return FlowBatchResultObject(outcomes: outcomes, path: result.new)
             }
         case .flowTransaction(let id, let intents):
             return now { () throws(WireError) in
@@ -259,7 +260,7 @@ enum RegistryMethods {
                 }
                 switch outcome {
                 case .committed(_, _, let new):
-                    return WireCodec.json(PathResult(path: new))
+                    return PathResult(path: new)
                 case .failed(let index, _, let reason):
                     let error = WireError.domain(reason)
                     var data = error.data
@@ -268,12 +269,12 @@ enum RegistryMethods {
                 }
             }
         case .state:
-            return .done(.success(.success(WireCodec.json(StateResult(registry.state())))))
+            return .done(.success(.success(registry.state())))
         }
     }
 
     /// A request answered in this step: `body`'s result, or its error.
-    private static func now(_ body: () throws(WireError) -> JSONValue) -> RegistryStep<JSONValue, WireAnswer> {
+    private static func now(_ body: () throws(WireError) -> any WireWritable) -> RegistryStep<JSONValue, WireAnswer> {
         do throws(WireError) {
             return .done(.success(.success(try body())))
         } catch {
@@ -283,7 +284,7 @@ enum RegistryMethods {
 
     /// `step`'s answer: `encode`'s result, or the rejection as the wire's -32000 error.
     private static func answer<T>(
-        _ step: RegistryStep<JSONValue, T>, _ encode: @escaping @Sendable (T) -> JSONValue
+        _ step: RegistryStep<JSONValue, T>, _ encode: @escaping @Sendable (T) -> any WireWritable
     ) -> RegistryStep<JSONValue, WireAnswer> {
         step.map { result in
             switch result {
@@ -314,13 +315,24 @@ enum RegistryMethods {
     static func linkResult(_ outcome: LinkOutcome<JSONValue>) -> WireAnswer {
         switch outcome {
         case .handled(let info, let opened):
-            return .success(WireCodec.json(LinkOpenResult(outcome: "handled", instance: InstanceObject(info), opened: opened)))
+            return .success(LinkOpenResult(outcome: "handled", instance: InstanceObject(info), opened: opened))
         case .pending(_, let superseded):
-            return .success(WireCodec.json(LinkOpenResult(outcome: "pending", superseded: superseded)))
+            return .success(LinkOpenResult(outcome: "pending", superseded: superseded))
         case .rejected(let reason):
             return .failure(.domain(reason))
         case .unhandled(let path):
             return .failure(.domain(RegistryRejection.linkUnhandled(path: path)))
         }
+    }
+}
+
+/// The `auth.set` result when a pending link was replayed: {replayed: its result}.
+private struct Replayed: WireWritable {
+    let result: any WireWritable
+
+    func write(to output: inout [UInt8]) {
+        JSONValue.append(#"{"replayed":"#, to: &output)
+        result.write(to: &output)
+        output.append(UInt8(ascii: "}"))
     }
 }

@@ -15,6 +15,11 @@ public enum WireCodec {
 
     /// A framed response carrying `result` (the frame's header included).
     public static func framedResponse(id: JSONValue, result: JSONValue) -> [UInt8] {
+        framedResponse(id: id, writing: result)
+    }
+
+    /// A framed response whose result `result` writes straight into the frame.
+    public static func framedResponse(id: JSONValue, writing result: some WireWritable) -> [UInt8] {
         var bytes = frameStart(capacity: 128)
         appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
         id.write(to: &bytes)

@@ -1,0 +1,71 @@
+import SceneCore
+import SceneFlow
+import SceneWire
+import Testing
+
+/// The text `value`'s `Encodable` conformance prints (through the JSON value).
+private func encoded(_ value: some Encodable) -> String {
+    WireCodec.json(value).description
+}
+
+/// The text `value` writes by itself.
+private func written(_ value: some WireWritable) -> String {
+    var bytes: [UInt8] = []
+    value.write(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+private let main1 = InstanceID(scene: "main", number: 1)
+private let plain = InstanceInfo<JSONValue>(
+    id: main1, scene: "main", kind: .window, value: nil, phase: .active, focused: true, path: [], pushedFrom: nil)
+private let busy = InstanceInfo<JSONValue>(
+    id: InstanceID(scene: "viewer.\"odd\"", number: 12), scene: "viewer.\"odd\"", kind: .volume(size: VolumeSize(width: 1, height: 2.5, depth: 3)),
+    value: ["doc": "é\n", "n": 2.0, "list": [1, -20, true, .null]], phase: .background, focused: false,
+    path: [.push(["screen": "page"]), .sheet("share")], pushedFrom: main1)
+
+@Suite("Results written straight into bytes")
+struct ResultWritingTests {
+    @Test("an instance object is written byte for byte as its Encodable form prints", arguments: [plain, busy])
+    func instance(_ info: InstanceInfo<JSONValue>) {
+        #expect(written(InstanceObject(info)) == encoded(InstanceObject(info)))
+        var direct: [UInt8] = []
+        WireCodec.write(info, to: &direct)
+        #expect(String(decoding: direct, as: UTF8.self) == encoded(InstanceObject(info)))
+    }
+
+    @Test("every result a registry request answers is written byte for byte as its Encodable form prints")
+    func results() {
+        let object = InstanceObject(busy)
+        let path: [RouteStep<JSONValue>] = [.push("a"), .cover(["k": .null])]
+        #expect(written(OpenResult(instance: object, outcome: "opened")) == encoded(OpenResult(instance: object, outcome: "opened")))
+        #expect(written(InstanceResult(instance: object)) == encoded(InstanceResult(instance: object)))
+        #expect(written(DismissResult(dismissed: ["a-1", "b-2"])) == encoded(DismissResult(dismissed: ["a-1", "b-2"])))
+        #expect(written(DismissResult(dismissed: [], vetoed: ["c-3"])) == encoded(DismissResult(dismissed: [], vetoed: ["c-3"])))
+        #expect(written(RouteResult(outcome: "focused", instance: object)) == encoded(RouteResult(outcome: "focused", instance: object)))
+        #expect(written(FlowSendResult(outcome: "changed", path: path)) == encoded(FlowSendResult(outcome: "changed", path: path)))
+        #expect(written(PathResult(path: [])) == encoded(PathResult(path: [])))
+        let batch = FlowBatchResultObject(
+            outcomes: [BatchOutcome(outcome: "changed"), BatchOutcome(outcome: "rejected", error: ["code": -32000])], path: path)
+        #expect(written(batch) == encoded(batch))
+        let handled = LinkOpenResult(outcome: "handled", instance: object, opened: true)
+        #expect(written(handled) == encoded(handled))
+        let pending = LinkOpenResult(outcome: "pending", superseded: "demo://x/y")
+        #expect(written(pending) == encoded(pending))
+        #expect(written(SubscribeResult(seq: 42)) == encoded(SubscribeResult(seq: 42)))
+        let hello = HelloResult(protocol: 1, server: "s", session: "session-1", instance: object)
+        #expect(written(hello) == encoded(hello))
+        #expect(written(EmptyResult()) == encoded(EmptyResult()))
+    }
+
+    @Test("a registry's state is written byte for byte as its StateResult prints")
+    func state() async throws {
+        let registry = try SceneRegistry(manifest: .demo)
+        _ = try await registry.open("main")
+        _ = try await registry.open("viewer", value: "42")
+        _ = try await registry.open("theatre")
+        _ = await registry.openLink("demo://demo.example/account")
+        let state = await registry.state()
+        #expect(written(state) == encoded(StateResult(state)))
+        #expect(written(StateResult(state)) == encoded(StateResult(state)))
+    }
+}
