@@ -76,6 +76,7 @@ final class Supervisor {
 
     /// Tells the process behind a flow or phase change's instance, if one is connected.
     func forward(_ event: SequencedEvent<JSONValue>) {
+        guard !slots.isEmpty else { return }
         switch event.event {
         case .flowChanged(let id, let path):
             guard let session = slots[id]?.session else { return }

@@ -1,4 +1,5 @@
 import SceneSync
+import Synchronization
 
 /// How many undelivered events a subscriber keeps.
 public enum EventBuffering: Hashable, Sendable {
@@ -28,6 +29,9 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// How many subscribers are registered, readable without the lock: publishing to none
+    /// costs no lock at all.
+    private let registered = Atomic<Int>(0)
 
     /// A broadcaster with no subscribers.
     public init() {}
@@ -49,6 +53,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
             guard !state.finished else { return nil }
             defer { state.nextID += 1 }
             state.subscribers.append((state.nextID, buffer, include))
+            registered.store(state.subscribers.count, ordering: .releasing)
             return state.nextID
         }
         if id == nil { buffer.finish() }
@@ -56,6 +61,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
             guard let self, let id else { return }
             self.state.withLock { state in
                 state.subscribers.removeAll { $0.id == id }
+                self.registered.store(state.subscribers.count, ordering: .releasing)
             }
         }
         return EventStream(subscription: subscription)
@@ -68,6 +74,8 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
 
     /// Delivers each of `events`, in order, to every subscriber.
     public func publish(contentsOf events: some Collection<Event>) {
+        // A subscriber registering meanwhile starts after these events either way.
+        guard registered.load(ordering: .acquiring) > 0 else { return }
         state.withLock { state in
             guard !state.subscribers.isEmpty else { return }
             var ended = false
@@ -87,6 +95,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
             }
             if ended {
                 state.subscribers.removeAll { !$0.buffer.isOpen }
+                registered.store(state.subscribers.count, ordering: .releasing)
             }
         }
     }
@@ -95,6 +104,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
     public func finish() {
         let subscribers = state.withLock { state in
             state.finished = true
+            registered.store(0, ordering: .releasing)
             defer { state.subscribers.removeAll() }
             return state.subscribers
         }
