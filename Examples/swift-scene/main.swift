@@ -6,6 +6,11 @@
 // changes, answers `title` and `echo` (what other scenes and clients reach with
 // `scene.call`), keeps a draft that makes it refuse an interactive close until it is
 // saved, and exits when its connection closes: the coordinator restarts it, with its path.
+//
+// Its answers need no waiting, so it answers on the client's loop thread as each request
+// arrives (`answering:`): no task per request, no thread hand-off, the answer written in
+// the turn that read the request. A scene that must await something passes an async
+// `handler:` instead.
 import Foundation
 import SceneClient
 import SceneFlow
@@ -59,9 +64,7 @@ let title = arguments.firstIndex(of: "--title").flatMap { arguments.indices.cont
 let notebook = Notebook(title: title ?? ProcessInfo.processInfo.environment["SCENE_INSTANCE"] ?? "Notes")
 
 do {
-    let connection = try await SceneConnection.connectAsScene(client: "swift-scene") { message in
-        notebook.answer(message)
-    }
+    let connection = try await SceneConnection.connectAsScene(client: "swift-scene", answering: notebook.answer)
     if let instance = connection.hello.instance {
         log("hello: \(instance.id) is \(instance.phase), path \(WireCodec.json(instance.path))")
     }

@@ -60,7 +60,25 @@ public struct IncomingMessage: Hashable, Sendable {
 }
 
 /// Answers what the coordinator sends: a result, or an error the caller receives as is.
+/// Each request runs in a task of its own; notifications run one at a time, in order.
 public typealias IncomingHandler = @Sendable (IncomingMessage) async -> Result<JSONValue, WireError>
+
+/// Answers what the coordinator sends at once, on the client's loop thread: the answer is
+/// written in the turn that read the request, with no task and no thread hand-off.
+/// Messages reach it one at a time, in the order they came. It must not wait for
+/// anything (the loop, and every connection of the process, waits for it); a scene that
+/// must await something uses an ``IncomingHandler``.
+public typealias ImmediateHandler = @Sendable (IncomingMessage) -> Result<JSONValue, WireError>
+
+/// How a connection answers what the coordinator sends.
+enum IncomingHandling: Sendable {
+    /// Requests are answered -32601; notifications are dropped.
+    case none
+    /// On the loop thread, at once.
+    case immediate(ImmediateHandler)
+    /// In tasks.
+    case async(IncomingHandler)
+}
 
 /// A connection to a coordinator: JSON-RPC over the Unix socket, with the handshake done.
 ///
@@ -87,7 +105,22 @@ public final class SceneConnection: Sendable {
         path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30,
         handler: IncomingHandler? = nil
     ) async throws(ClientError) -> SceneConnection {
-        let link = try await ClientLink.open(path: path, timeout: timeout, handler: handler)
+        try await connect(path: path, client: client, role: role, token: token, timeout: timeout, handling: handler.map { .async($0) } ?? .none)
+    }
+
+    /// Connects to the coordinator at `path` and says `hello`; `answering` answers what the
+    /// coordinator sends at once, on the client's loop thread (see ``ImmediateHandler``).
+    public static func connect(
+        path: String, client: String, role: WireRole = .control, token: String? = nil, timeout: Double? = 30,
+        answering: @escaping ImmediateHandler
+    ) async throws(ClientError) -> SceneConnection {
+        try await connect(path: path, client: client, role: role, token: token, timeout: timeout, handling: .immediate(answering))
+    }
+
+    private static func connect(
+        path: String, client: String, role: WireRole, token: String?, timeout: Double?, handling: IncomingHandling
+    ) async throws(ClientError) -> SceneConnection {
+        let link = try await ClientLink.open(path: path, timeout: timeout, handling: handling)
         let params = WireCodec.json(HelloParams(role: role.rawValue, client: client, token: token))
         let hello: HelloResult
         do throws(ClientError) {
@@ -151,11 +184,27 @@ public final class SceneConnection: Sendable {
         client: String, environment: [String: String]? = nil, timeout: Double? = 30,
         handler: @escaping IncomingHandler
     ) async throws(ClientError) -> SceneConnection {
+        try await connectAsScene(client: client, environment: environment, timeout: timeout, handling: .async(handler))
+    }
+
+    /// ``connectAsScene(client:environment:timeout:handler:)`` with a handler that answers
+    /// at once, on the client's loop thread (see ``ImmediateHandler``): the quickest way
+    /// for a scene to answer calls.
+    public static func connectAsScene(
+        client: String, environment: [String: String]? = nil, timeout: Double? = 30,
+        answering: @escaping ImmediateHandler
+    ) async throws(ClientError) -> SceneConnection {
+        try await connectAsScene(client: client, environment: environment, timeout: timeout, handling: .immediate(answering))
+    }
+
+    private static func connectAsScene(
+        client: String, environment: [String: String]?, timeout: Double?, handling: IncomingHandling
+    ) async throws(ClientError) -> SceneConnection {
         let environment = environment ?? ProcessInfo.processInfo.environment
         guard let path = environment["SCENE_SOCKET"], let token = environment["SCENE_TOKEN"] else {
             throw .cannotConnect(path: environment["SCENE_SOCKET"] ?? "", detail: "SCENE_SOCKET and SCENE_TOKEN are not set: a coordinator starts scene processes")
         }
-        return try await connect(path: path, client: client, role: .scene, token: token, timeout: timeout, handler: handler)
+        return try await connect(path: path, client: client, role: .scene, token: token, timeout: timeout, handling: handling)
     }
 
     /// Subscribes to `topics` (all when nil) and returns the current sequence number and
@@ -170,12 +219,12 @@ public final class SceneConnection: Sendable {
     }
 }
 
-/// The loop-side half of a connection, shared by the caller side through a lock.
+/// A connection's two halves: callers on any thread register what they wait for under a
+/// lock; the loop thread reads answers, resolves them, and runs the timers.
 final class ClientLink: Sendable {
     private struct State {
         var nextID = 1
         var pending: [Int: CheckedContinuation<Result<JSONValue, ClientError>, Never>] = [:]
-        var timers: [Int: Task<Void, Never>] = [:]
         var closed: ClientError?
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -183,22 +232,32 @@ final class ClientLink: Sendable {
     private let state = Locked(State())
     let events = EventBroadcaster<WireEvent>()
     private let connection: LoopBound<SocketConnection>
+    /// The timers of calls waiting for answers, by id; loop thread only.
+    private let timers: LoopBound<Timers>
     let loop: EventLoop
-    let handler: IncomingHandler?
+    let handling: IncomingHandling
 
+    /// Notifications for an async handler, one at a time, in order.
     let notifications: AsyncStream<IncomingMessage>.Continuation
     private let notifier: Task<Void, Never>?
 
-    private init(connection: LoopBound<SocketConnection>, loop: EventLoop, handler: IncomingHandler?) {
+    final class Timers {
+        var byCall: [Int: LoopTimer] = [:]
+    }
+
+    private init(connection: LoopBound<SocketConnection>, loop: EventLoop, handling: IncomingHandling) {
         self.connection = connection
+        self.timers = LoopBound(Timers(), loop: loop)
         self.loop = loop
-        self.handler = handler
+        self.handling = handling
         let (stream, continuation) = AsyncStream<IncomingMessage>.makeStream()
         self.notifications = continuation
-        notifier = handler.map { handler in
-            Task {
+        if case .async(let handler) = handling {
+            notifier = Task {
                 for await message in stream { _ = await handler(message) }
             }
+        } else {
+            notifier = nil
         }
     }
 
@@ -222,7 +281,7 @@ final class ClientLink: Sendable {
         }
     }
 
-    static func open(path: String, timeout: Double?, handler: IncomingHandler?) async throws(ClientError) -> ClientLink {
+    static func open(path: String, timeout: Double?, handling: IncomingHandling) async throws(ClientError) -> ClientLink {
         let loop = try loop()
         // Connected off the loop thread, without blocking: a busy server delays only us.
         let fd: Int32
@@ -237,7 +296,7 @@ final class ClientLink: Sendable {
                     // The server caps what it reads, not what it writes: a large state or path
                     // must still reach the client.
                     let connection = try SocketConnection.adopt(fd, loop: loop, maximumFrame: 256 << 20)
-                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop, handler: handler)
+                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop, handling: handling)
                     connection.handler = ClientHandler(link: link)
                     continuation.resume(returning: .success(link))
                 } catch {
@@ -252,6 +311,8 @@ final class ClientLink: Sendable {
         return try result.get()
     }
 
+    /// Sends a request and waits for its answer: the loop thread resolves it, and the
+    /// caller's task resumes from there.
     func call(_ method: String, params: JSONValue?, timeout: Double?) async throws(ClientError) -> JSONValue {
         let result: Result<JSONValue, ClientError> = await withCheckedContinuation { continuation in
             let id: Int? = state.withLock { state in
@@ -264,18 +325,14 @@ final class ClientLink: Sendable {
                 continuation.resume(returning: .failure(state.withLock { $0.closed } ?? .connectionClosed("closed")))
                 return
             }
-            let message = WireCodec.request(id: .integer(id), method: method, params: params)
-            let connection = self.connection
-            loop.execute { connection.value.send(message) }
-            if let timeout {
-                let timer = Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
-                    guard !Task.isCancelled else { return }
-                    self?.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
-                }
-                state.withLock { state in
-                    // Answered already: the timer has nothing left to time.
-                    if state.pending[id] == nil { timer.cancel() } else { state.timers[id] = timer }
+            let frame = WireCodec.framedRequest(id: id, method: method, params: params)
+            let (connection, timers) = (self.connection, self.timers)
+            loop.execute { [self] in
+                connection.value.sendFramed(frame)
+                if let timeout {
+                    timers.value.byCall[id] = loop.scheduleOnLoop(after: .milliseconds(Int(timeout * 1000))) { [weak self] in
+                        self?.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
+                    }
                 }
             }
         }
@@ -283,23 +340,24 @@ final class ClientLink: Sendable {
     }
 
     func notify(_ method: String, params: JSONValue?) {
-        let message = WireCodec.request(id: nil, method: method, params: params)
+        let frame = WireCodec.framedRequest(id: nil, method: method, params: params)
         let connection = self.connection
-        loop.execute { connection.value.send(message) }
+        loop.execute { connection.value.sendFramed(frame) }
     }
 
+    /// Resolves call `id` (on the loop thread): its timer goes, its caller resumes.
     func resolve(_ id: Int, _ result: Result<JSONValue, ClientError>) {
-        let (waiter, timer) = state.withLock { ($0.pending.removeValue(forKey: id), $0.timers.removeValue(forKey: id)) }
-        timer?.cancel()
+        if let timer = timers.value.byCall.removeValue(forKey: id) { loop.cancel(timer) }
+        let waiter = state.withLock { $0.pending.removeValue(forKey: id) }
         waiter?.resume(returning: result)
     }
 
-    /// Fails every waiting call and ends the event streams.
+    /// Fails every waiting call and ends the event streams (on the loop thread).
     func closed(_ reason: ClientError) {
+        for timer in timers.value.byCall.values { loop.cancel(timer) }
+        timers.value.byCall.removeAll()
         let (waiters, closeWaiters) = state.withLock { state in
             state.closed = reason
-            for timer in state.timers.values { timer.cancel() }
-            state.timers.removeAll()
             defer {
                 state.pending.removeAll()
                 state.closeWaiters.removeAll()
@@ -322,15 +380,19 @@ final class ClientLink: Sendable {
         }
     }
 
-    /// Answers a request the coordinator sent (on any thread; written on the loop).
+    /// Answers a request the coordinator sent, from any thread: written on the loop.
     func answer(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
-        let message: [UInt8]
-        switch outcome {
-        case .success(let result): message = WireCodec.response(id: id, result: result)
-        case .failure(let error): message = WireCodec.response(id: id, error: error)
-        }
         let connection = self.connection
-        loop.execute { if !connection.value.isClosed { connection.value.send(message) } }
+        loop.execute { ClientLink.write(id, outcome, to: connection.value) }
+    }
+
+    /// Writes the answer to request `id` (loop thread).
+    static func write(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>, to connection: SocketConnection) {
+        guard !connection.isClosed else { return }
+        switch outcome {
+        case .success(let result): connection.sendFramed(WireCodec.framedResponse(id: id, result: result))
+        case .failure(let error): connection.sendFramed(WireCodec.framedResponse(id: id, error: error))
+        }
     }
 
     func close() {
@@ -364,19 +426,23 @@ final class ClientHandler: FrameHandler {
             let params = envelope.params.map { Envelope.value(at: $0, in: payload) }
             let id = envelope.id
             let message = IncomingMessage(method: method, params: params, expectsAnswer: id != nil)
-            guard let handler = link.handler else {
-                if let id { link.answer(id, .failure(.methodNotFound(method))) }
-                return
-            }
-            if let id {
-                let link = self.link
-                Task {
-                    let outcome = await handler(message)
-                    link.answer(id, outcome)
+            switch link.handling {
+            case .none:
+                if let id { ClientLink.write(id, .failure(.methodNotFound(method)), to: connection) }
+            case .immediate(let handler):
+                let outcome = handler(message)
+                if let id { ClientLink.write(id, outcome, to: connection) }
+            case .async(let handler):
+                if let id {
+                    let link = self.link
+                    Task {
+                        let outcome = await handler(message)
+                        link.answer(id, outcome)
+                    }
+                } else {
+                    // Notifications reach the handler one at a time, in the order they came.
+                    link.notifications.yield(message)
                 }
-            } else {
-                // Notifications reach the handler one at a time, in the order they came.
-                link.notifications.yield(message)
             }
             return
         }

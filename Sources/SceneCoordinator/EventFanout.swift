@@ -37,7 +37,7 @@ final class EventFanout {
             // Iterating a copy: a write that disconnects a subscriber removes it meanwhile.
             for session in subscribers where session.topics?.contains(topic) == true {
                 if frame.isEmpty {
-                    frame = WireCodec.framedNotification(method: WireMethod.event, params: WireCodec.eventParams(event))
+                    frame = WireCodec.framedRequest(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
                 }
                 session.connection.sendFramed(frame)
             }

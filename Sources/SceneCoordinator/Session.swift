@@ -252,7 +252,7 @@ final class Session: FrameHandler {
         guard forget(id) else { return }
         let frame: [UInt8]
         switch answer {
-        case .success(let result): frame = WireCodec.framedResponse(id: id, writing: result)
+        case .success(let result): frame = WireCodec.framedResponse(id: id, result: result)
         case .failure(let error): frame = WireCodec.framedResponse(id: id, error: error)
         }
         if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {

@@ -27,3 +27,10 @@ public struct RawJSON: Hashable, Sendable {
     /// Whether the text is JSON `null` (which a relay treats as absent).
     public var isNull: Bool { bytes.elementsEqual("null".utf8) }
 }
+
+extension RawJSON: WireWritable {
+    /// Appends the text exactly as it is.
+    public func write(to output: inout [UInt8]) {
+        output.append(contentsOf: bytes)
+    }
+}

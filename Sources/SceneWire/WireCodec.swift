@@ -13,13 +13,9 @@ public enum WireCodec {
         Array(framedResponse(id: id, error: error).dropFirst(4))
     }
 
-    /// A framed response carrying `result` (the frame's header included).
-    public static func framedResponse(id: JSONValue, result: JSONValue) -> [UInt8] {
-        framedResponse(id: id, writing: result)
-    }
-
-    /// A framed response whose result `result` writes straight into the frame.
-    public static func framedResponse(id: JSONValue, writing result: some WireWritable) -> [UInt8] {
+    /// A framed response (the frame's header included) whose `result` writes itself
+    /// straight into the frame (a ``RawJSON`` exactly as it came).
+    public static func framedResponse(id: JSONValue, result: some WireWritable) -> [UInt8] {
         var bytes = frameStart(capacity: 128)
         appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
         id.write(to: &bytes)
@@ -42,26 +38,6 @@ public enum WireCodec {
         return bytes
     }
 
-    /// A request (`id` given) or a notification (`id` nil).
-    public static func request(id: JSONValue?, method: String, params: JSONValue?) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96)
-        appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
-        if let id {
-            appendText(#""id":"#, to: &bytes)
-            id.write(to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-        }
-        appendText(#""method":"#, to: &bytes)
-        JSONValue.writeQuoted(method, to: &bytes)
-        if let params {
-            appendText(#","params":"#, to: &bytes)
-            params.write(to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
-
     // MARK: Frames, written straight into bytes
 
     /// `text` as a frame: its 4-byte length, then its UTF-8 bytes, in one array.
@@ -72,21 +48,10 @@ public enum WireCodec {
         return bytes
     }
 
-    /// A framed response carrying `result` exactly as it was written.
-    public static func framedResponse(id: JSONValue, result: RawJSON) -> [UInt8] {
-        var bytes = frameStart(capacity: 48 + result.bytes.count)
-        appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
-        id.write(to: &bytes)
-        appendText(#","result":"#, to: &bytes)
-        bytes.append(contentsOf: result.bytes)
-        bytes.append(UInt8(ascii: "}"))
-        frameEnd(&bytes)
-        return bytes
-    }
-
-    /// A framed request (`id` given) or notification with `params` exactly as written.
-    public static func framedRequest(id: Int?, method: String, params: RawJSON?) -> [UInt8] {
-        var bytes = frameStart(capacity: 64 + method.utf8.count + (params?.bytes.count ?? 0))
+    /// A framed request (`id` given) or notification, its params written straight into
+    /// the frame (a ``RawJSON`` exactly as it came).
+    public static func framedRequest(id: Int?, method: String, params: (any WireWritable)?) -> [UInt8] {
+        var bytes = frameStart(capacity: 96)
         appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
         if let id {
             appendText(#""id":"#, to: &bytes)
@@ -97,20 +62,8 @@ public enum WireCodec {
         JSONValue.writeQuoted(method, to: &bytes)
         if let params {
             appendText(#","params":"#, to: &bytes)
-            bytes.append(contentsOf: params.bytes)
+            params.write(to: &bytes)
         }
-        bytes.append(UInt8(ascii: "}"))
-        frameEnd(&bytes)
-        return bytes
-    }
-
-    /// A framed notification whose params are written straight into the frame.
-    public static func framedNotification(method: String, params: JSONValue) -> [UInt8] {
-        var bytes = frameStart(capacity: 96)
-        appendText(#"{"jsonrpc":"2.0","method":"#, to: &bytes)
-        JSONValue.writeQuoted(method, to: &bytes)
-        appendText(#","params":"#, to: &bytes)
-        params.write(to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         frameEnd(&bytes)
         return bytes

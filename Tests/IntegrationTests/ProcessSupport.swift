@@ -86,6 +86,21 @@ final class ProcessHarness: Sendable {
     func puppet(
         handler: @escaping IncomingHandler = { _ in .success([:]) }
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
+        try await puppet { path, token in
+            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, handler: handler)
+        }
+    }
+
+    /// A puppet whose connection answers at once, on the client's loop thread.
+    func puppet(answering: @escaping ImmediateHandler) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
+        try await puppet { path, token in
+            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, answering: answering)
+        }
+    }
+
+    private func puppet(
+        connect: (_ path: String, _ token: String) async throws -> SceneConnection
+    ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
         let before = Set(events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
         let control = self.control
         let opening = Task { try await control.open("puppet") }
@@ -97,7 +112,7 @@ final class ProcessHarness: Sendable {
         let event = try #require(spawned, "the puppet's process did not start")
         let pid = Int32(try #require(event.params["pid"]?.intValue))
         let token = try token(of: pid)
-        let scene = try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, handler: handler)
+        let scene = try await connect(path, token)
         let opened = try await opening.value
         #expect(scene.hello.instance?.id == opened.instance.id)
         return (opened.instance.id, pid, scene)

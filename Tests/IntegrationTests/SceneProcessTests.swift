@@ -286,6 +286,23 @@ struct SceneProcessTests {
         }
     }
 
+    @Test("a scene that answers on the client's loop, with no task, answers relayed calls and hears its path changes in order")
+    func immediateHandler() async throws {
+        let received = EventLogOfMessages()
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet(answering: { message in
+                received.append(message)
+                return message.method == "echo" ? .success(message.params ?? .null) : .success([:])
+            })
+            defer { puppet.scene.close() }
+            #expect(try await harness.control.callScene(.instance(puppet.id), method: "echo", params: ["n": 7]) == ["n": 7])
+            for n in 1...5 { _ = try await harness.control.send(.push(.integer(n)), to: puppet.id) }
+            #expect(await eventually { received.all.filter { $0.method == SceneMethod.flowChanged }.count == 5 })
+            let depths = received.all.filter { $0.method == SceneMethod.flowChanged }.map { $0.params?["path"]?.arrayValue?.count }
+            #expect(depths == [1, 2, 3, 4, 5])
+        }
+    }
+
     @Test("a spawned scene process inherits no descriptor of the coordinator beyond 0, 1 and 2")
     func noInheritedDescriptors() async throws {
         try await withProcesses { harness in
