@@ -10,7 +10,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// The most connections served at once (default 4096); one more is answered with an
     /// error and closed.
     public var maximumConnections: Int = 4096
-    /// Bytes queued for one peer beyond which it is disconnected (default 8 MiB).
+    /// Bytes queued for one peer, behind the frame being written to it, beyond which it is
+    /// disconnected (default 8 MiB). One answer larger than this still goes out whole.
     public var writeQueueCap: Int = 8 << 20
     /// What `hello` answers as `server`.
     public var serverName: String = "scenectl/0.1.0"

@@ -68,7 +68,10 @@ public final class SocketConnection: LoopHandler {
     public let peerPID: Int32?
     /// Who hears about frames and the end of the connection.
     public var handler: (any FrameHandler)?
-    /// Queued bytes beyond which the peer is disconnected (default 8 MiB).
+    /// Queued bytes, behind the frame being written, beyond which the peer is disconnected
+    /// (default 8 MiB). The frame being written does not count: one frame larger than the
+    /// cap still goes out whole, while a peer that does not read is cut off once the cap's
+    /// worth waits behind it.
     public var writeQueueCap = 8 << 20
 
     private var decoder: FrameDecoder
@@ -151,15 +154,21 @@ public final class SocketConnection: LoopHandler {
         enqueue(bytes)
     }
 
+    /// Bytes waiting behind the frame being written: what the cap limits.
+    private var waitingBehindHead: Int {
+        guard let head = queue.first else { return 0 }
+        return queuedBytes - (head.count - queueOffset)
+    }
+
     private func enqueue(_ bytes: [UInt8]) {
         queue.append(bytes)
         queuedBytes += bytes.count
-        if queuedBytes > writeQueueCap {
+        if waitingBehindHead > writeQueueCap {
             // Over the cap counts only what the peer has not taken: write what it will take
             // now, and disconnect only if it still lags.
             flush()
             if isClosed { return }
-            if queuedBytes > writeQueueCap {
+            if waitingBehindHead > writeQueueCap {
                 close(.writeQueueOverCap(cap: writeQueueCap))
                 return
             }

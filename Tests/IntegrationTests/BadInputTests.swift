@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 import SceneSocket
 import SceneWire
 import Testing
@@ -259,6 +260,20 @@ struct BadInputTests {
             }
             #expect(disconnected)
             try await other.ping()
+        }
+    }
+
+    @Test("one answer larger than the write-queue cap still reaches a client that reads it, whole")
+    func answerLargerThanCap() async throws {
+        let manifest = try Manifest.load(from: Data(#"{"app": "big", "scenes": [{"id": "board", "kind": "window"}]}"#.utf8))
+        try await withServer(manifest: manifest, configure: { $0.writeQueueCap = 4 << 10 }) { server in
+            let client = try await server.connect()
+            // Far more than the socket's own buffer takes at once, so the answer queues.
+            for _ in 1...4000 { _ = try await client.open("board") }
+            let state = try await client.state()
+            #expect(state.instances.count == 4000)
+            #expect(WireCodec.framedResponse(id: 1, result: WireCodec.json(state)).count > 400 << 10)
+            try await client.ping()
         }
     }
 
