@@ -92,3 +92,27 @@ struct FaultTests {
         }
     }
 }
+
+@Suite("Durable answers")
+struct DurableAnswerTests {
+    @Test("with --durable, every answer to a change goes out only once the change's journal line is written")
+    func answerAfterJournal() async throws {
+        try await withServer(configure: { configuration in
+            // Beside the socket's folder, in the server's own temporary folder.
+            configuration.stateFile = configuration.socketPath.replacingOccurrences(of: "run/demo.sock", with: "state.json")
+            configuration.durable = true
+        }) { server in
+            let journal = server.folder.file("state.json.journal")
+            let client = try await server.connect()
+            let main = try await client.open("main").instance.id
+            for n in 1...20 {
+                let result = try await client.send(.push(.integer(n)), to: main)
+                #expect(result.path.count == n)
+                let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
+                let last = try JSONParser.parse(Array(try #require(lines.last).utf8))
+                #expect(last["event"]?["type"] == "flow.changed")
+                #expect(last["event"]?["path"]?.arrayValue?.count == n)
+            }
+        }
+    }
+}

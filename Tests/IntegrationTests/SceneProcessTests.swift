@@ -303,6 +303,32 @@ struct SceneProcessTests {
         }
     }
 
+    @Test("a registry request that must wait is answered after its wait, the connection's later registry requests after it, in order; a ping is not held")
+    func waitingRequestKeepsOrder() async throws {
+        try await withProcesses { harness in
+            _ = try await harness.control.open("virtual")
+            let client = try RawClient(path: harness.path)
+            try await client.hello()
+            let before = Set(harness.events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":"puppet"}}"#)
+            let spawned = await harness.events.wait { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }
+            let pid = Int32(try #require(spawned?.params["pid"]?.intValue))
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"virtual-1","intent":{"type":"push","route":"a"}}}"#)
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#)
+            #expect(try await client.readMessage()["id"] == 3)
+            // The puppet's process says hello: the open completes, then the flow.send behind it.
+            let scene = try await SceneConnection.connect(
+                path: harness.path, client: "puppet", role: .scene, token: try harness.token(of: pid), timeout: 10)
+            defer { scene.close() }
+            let first = try await client.readMessage()
+            let second = try await client.readMessage()
+            #expect(first["id"] == 1)
+            #expect(first["result"]?["outcome"] == "opened")
+            #expect(second["id"] == 2)
+            #expect(second["result"]?["path"] == [["type": "push", "route": "a"]])
+        }
+    }
+
     @Test("a spawned scene process inherits no descriptor of the coordinator beyond 0, 1 and 2")
     func noInheritedDescriptors() async throws {
         try await withProcesses { harness in

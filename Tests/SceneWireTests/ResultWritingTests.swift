@@ -69,3 +69,21 @@ struct ResultWritingTests {
         #expect(written(StateResult(state)) == encoded(StateResult(state)))
     }
 }
+
+@Suite("Event topics")
+struct EventTopicTests {
+    @Test("an event's wire topic is the part of its type before the dot, for every kind of event")
+    func topics() {
+        let id = InstanceID(scene: "main", number: 1)
+        let events: [RegistryEvent<JSONValue>] = [
+            .opened(plain), .focused(id), .dismissed(id, reason: .requested), .phaseChanged(id, phase: .background),
+            .pushed(id, from: id), .flowChanged(id, path: []), .linkHandled(url: "u", instance: id, opened: true),
+            .linkPending(url: "u"), .linkSuperseded(url: "u"), .linkRejected(url: "u", reason: .noHandler),
+            .requestRejected(request: "scene.open", reason: .noHandler), .spawned(id, pid: 1), .disconnected(id, exit: nil),
+            .restarted(id), .authChanged(authenticated: true),
+        ]
+        for event in events {
+            #expect(WireTopic(of: event).rawValue == event.topic, "\(event.type)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import SceneCore
+import SceneFlow
+import Testing
+
+@Suite("Requests in steps")
+struct RegistryStepTests {
+    @Test("a request that need not wait finishes in the step it is made in")
+    func doneAtOnce() async throws {
+        let registry = try demoRegistry()
+        let opened = await registry.beginOpen("main")
+        #expect(opened.isDone)
+        #expect(await registry.beginOpen("main").isDone)  // focuses the open one
+        #expect(await registry.beginRoute(["screen": "globe"], from: id("main-1")).isDone)
+        #expect(await registry.beginLink("demo://demo.example/viewer/7").isDone)
+        #expect(await registry.beginDismiss(id("main-1"), force: false).isDone)
+        guard case .done(.success(.opened(let info))) = opened else {
+            Issue.record("expected an opened instance, got \(opened)")
+            return
+        }
+        #expect(info.id == id("main-1"))
+    }
+
+    @Test("a request that must wait applies what it can at once, and finishes with the same outcome once its wait is over")
+    func waitsThenFinishes() async throws {
+        let launcher = GateLauncher()
+        let registry = try demoRegistry(launcher: launcher)
+        let step = await registry.beginOpen("main")
+        #expect(!step.isDone)
+        // Reserved in the step: the instance is there, opening, before anything awaited.
+        #expect(try await registry.info(id("main-1")).phase == .opening)
+        try await launcher.waitForLaunch(id("main-1"))
+        launcher.release(id("main-1"))
+        let outcome = try await registry.finish(step).get()
+        #expect(outcome.name == "opened")
+        #expect(outcome.instance.phase == .active)
+    }
+
+    @Test("a rejection in either part of a request is one request.rejected event")
+    func rejectionOnce() async throws {
+        let launcher = GateLauncher()
+        let registry = try demoRegistry(launcher: launcher)
+        let events = registry.events(buffering: .unbounded)
+        let unknown = await registry.beginOpen("nope")
+        guard case .done(.failure(.unknownScene)) = unknown else {
+            Issue.record("expected unknown_scene, got \(unknown)")
+            return
+        }
+        let step = await registry.beginOpen("globe")
+        try await launcher.waitForLaunch(id("globe-1"))
+        launcher.release(id("globe-1"), succeed: false)
+        #expect(await rejection { try await registry.finish(step).get() } == .launchFailed(id("globe-1"), detail: "the test failed it"))
+        let last = registry.sequence
+        var rejected: [String] = []
+        for await event in events {
+            if case .requestRejected(let request, let reason) = event.event { rejected.append("\(request) \(reason.code)") }
+            if event.seq >= last { break }
+        }
+        #expect(rejected == ["scene.open unknown_scene", "scene.open launch_failed"])
+    }
+}

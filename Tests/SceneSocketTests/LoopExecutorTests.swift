@@ -1,0 +1,70 @@
+import Glibc
+import SceneSocket
+import SceneSync
+import Testing
+
+/// An actor whose executor is an event loop.
+private actor OnLoop {
+    nonisolated let loop: EventLoop
+    private(set) var log: [String] = []
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    func note(_ entry: String) -> Bool {
+        log.append(entry)
+        return loop.inEventLoop
+    }
+
+    func record(_ entry: String) {
+        log.append(entry)
+    }
+}
+
+@Suite("The event loop as an actor's executor")
+struct LoopExecutorTests {
+    @Test("an actor on the loop runs its jobs on the loop thread, in order with the loop's other submitted work")
+    func jobsRunOnTheLoop() async throws {
+        let loop = try EventLoop(name: "executor-test")
+        defer { loop.shutdown() }
+        let actor = OnLoop(loop: loop)
+        #expect(await actor.note("from a task"))
+        // Work submitted to the loop and a job enqueued after it run in that order.
+        let done = Locked<[String]>([])
+        loop.execute { actor.assumeIsolated { $0.record("submitted") } }
+        #expect(await actor.note("job"))
+        loop.execute { done.withLock { $0 = actor.assumeIsolated { $0.log } } }
+        #expect(await actor.note("last"))
+        #expect(done.withLock { $0 } == ["from a task", "submitted", "job"])
+    }
+
+    @Test("assumeIsolated holds for the loop's actor anywhere on the loop thread, also outside a job")
+    func assumeIsolatedOnTheLoop() async throws {
+        let loop = try EventLoop(name: "executor-test")
+        defer { loop.shutdown() }
+        let actor = OnLoop(loop: loop)
+        let result = Locked<Bool?>(nil)
+        // A timer's work is not a job: only the loop's checkIsolated says where it runs.
+        loop.execute {
+            loop.scheduleOnLoop(after: .milliseconds(1)) {
+                result.withLock { $0 = actor.assumeIsolated { $0.loop.inEventLoop } }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while result.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(result.withLock { $0 } == true)
+    }
+
+    @Test("a job enqueued after the loop has stopped still runs, alone, rather than leaving its task suspended")
+    func jobsAfterStop() async throws {
+        let loop = try EventLoop(name: "executor-test")
+        let actor = OnLoop(loop: loop)
+        _ = await actor.note("before")
+        loop.shutdown()
+        #expect(await actor.note("after") == true)
+        #expect(await actor.log == ["before", "after"])
+    }
+}
