@@ -66,7 +66,7 @@ static int frame_read_full(int fd, unsigned char *buffer, size_t count) {
 }
 
 /// Reads one frame's payload into `buffer`; its length, or -1.
-static long frame_read(int fd, unsigned char *buffer, size_t capacity) {
+static inline long frame_read(int fd, unsigned char *buffer, size_t capacity) {
     unsigned char header[4];
     if (frame_read_full(fd, header, 4) < 0) return -1;
     uint32_t size = frame_length(header);

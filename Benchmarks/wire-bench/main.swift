@@ -5,7 +5,10 @@
 //   service and back. C endpoints on both sides (Benchmarks/c: loadgen + scene, and
 //   dbus-loadgen + dbus-service), so that what differs is the bus; the coordinator is also
 //   measured with the Swift example scene and SceneClient callers.
-// - The limit: `ping` and `flow.send` against a C length-prefixed echo server.
+// - The limit: `ping`, `flow.send`, `scene.open` (a focus), `state` and durable `flow.send`
+//   against the coordinator's own `ping` and a C length-prefixed echo server.
+// - Fairness: a `ping` on one connection while another asks for the `state` of 100,000
+//   instances, and while 50 scene processes are spawned at once.
 // - Scale: 1,000 control connections making 100 requests each, and 100 connected C scene
 //   processes receiving flow events (fan-out latency); the coordinator's RSS at each step.
 //
@@ -22,6 +25,7 @@ import BenchSupport
 import Foundation
 import Glibc
 import SceneClient
+import SceneCore
 import SceneFlow
 
 // MARK: Set-up
@@ -115,6 +119,8 @@ let manifest: JSONValue = [
     "app": "wire-bench",
     "scenes": [
         ["id": "board", "kind": "window"],
+        ["id": "main", "kind": "window", "instances": "single"],
+        ["id": "burst", "kind": "window", "launch": ["command": [.string(cScene)]]],
         ["id": "c-echo", "kind": "window", "launch": ["command": [.string(cScene)]]],
         ["id": "swift-echo", "kind": "window", "launch": ["command": [.string(swiftScene)]]],
         ["id": "listener", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "1"]]],
@@ -133,8 +139,36 @@ for _ in 0..<1000 where connected == nil {
 guard let control = connected else { throw BenchError("the coordinator did not start") }
 let rssAtStart = residentKiB(coordinator.processIdentifier)
 for _ in 1...64 { _ = try await control.open("board") }
+_ = try await control.open("main")
 let cEcho = try await control.open("c-echo").instance.id
 let swiftEcho = try await control.open("swift-echo").instance.id
+
+/// Starts another `scenectl serve` on `socket` with `arguments`, and connects to it.
+@MainActor func startCoordinator(socket: String, _ arguments: [String]) async throws -> (Process, SceneConnection) {
+    let process = try servers.start(scenectl, ["serve", "--socket", socket] + arguments, environment: ["SCENE_EXIT_WITH_PARENT": "1"])
+    for _ in 0..<1000 {
+        if let connection = try? await SceneConnection.connect(path: socket, client: "wire-bench", timeout: 30) { return (process, connection) }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    throw BenchError("the coordinator on \(socket) did not start")
+}
+
+// The demo app, for `state`: its six scenes, five of them open.
+try Manifest.demo.json.description.write(toFile: path("demo.json"), atomically: true, encoding: .utf8)
+let demoSocket = path("demo.sock")
+let (demoCoordinator, demoControl) = try await startCoordinator(socket: demoSocket, ["--manifest", path("demo.json")])
+for (scene, value) in [("main", nil), ("viewer", "42" as JSONValue?), ("notes", nil), ("globe", nil), ("theatre", nil)] {
+    _ = try await demoControl.open(scene, value: value)
+}
+demoControl.close()
+
+// The same app as the main coordinator's, durable: every change journaled and fsynced
+// before its answer.
+let durableSocket = path("durable.sock")
+let (durableCoordinator, durableControl) = try await startCoordinator(
+    socket: durableSocket, ["--manifest", path("bench.json"), "--state", path("durable-state.json"), "--durable"])
+for _ in 1...64 { _ = try await durableControl.open("board") }
+durableControl.close()
 
 // The private bus: its own config, on a socket in the work folder.
 var dbusDaemon: Process?
@@ -173,6 +207,8 @@ let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
 let push = #"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"board-%d","intent":{"type":"push","route":{"screen":"page"}}}}"#
 let pop = #"{"jsonrpc":"2.0","id":3,"method":"flow.send","params":{"instance":"board-%d","intent":{"type":"pop"}}}"#
 let sceneCall = #"{"jsonrpc":"2.0","id":4,"method":"scene.call","params":{"to":"\#(cEcho)","method":"echo","params":{"n":1}}}"#
+let openMain = #"{"jsonrpc":"2.0","id":5,"method":"scene.open","params":{"scene":"main"}}"#
+let state = #"{"jsonrpc":"2.0","id":6,"method":"state"}"#
 
 enum Driver {
     /// The C load generator against a length-prefixed JSON socket.
@@ -181,6 +217,8 @@ enum Driver {
     case dbus
     /// SceneClient connections in this process, calling the Swift scene.
     case sceneClient
+    /// SceneClient connections in this process, each calling `ping` from a task.
+    case sceneClientPing
 }
 
 struct Measurement {
@@ -210,6 +248,14 @@ for callers in concurrency {
                       driver: .frames(socket: coordinatorSocket, hello: hello, requests: [ping]), server: coordinator.processIdentifier))
     cases.append(Case(key: "flow", label: "coordinator flow.send", callers: callers,
                       driver: .frames(socket: coordinatorSocket, hello: hello, requests: [push, pop]), server: coordinator.processIdentifier))
+    cases.append(Case(key: "open", label: "coordinator scene.open (a focus)", callers: callers,
+                      driver: .frames(socket: coordinatorSocket, hello: hello, requests: [openMain]), server: coordinator.processIdentifier))
+    cases.append(Case(key: "state", label: "coordinator state (demo app)", callers: callers,
+                      driver: .frames(socket: demoSocket, hello: hello, requests: [state]), server: demoCoordinator.processIdentifier))
+    cases.append(Case(key: "durable", label: "coordinator flow.send, --durable", callers: callers,
+                      driver: .frames(socket: durableSocket, hello: hello, requests: [push, pop]), server: durableCoordinator.processIdentifier))
+    cases.append(Case(key: "swiftping", label: "coordinator ping, SceneClient", callers: callers,
+                      driver: .sceneClientPing, server: coordinator.processIdentifier))
     cases.append(Case(key: "call", label: "scene.call, C scene", callers: callers,
                       driver: .frames(socket: coordinatorSocket, hello: hello, requests: [sceneCall]), server: coordinator.processIdentifier))
     if withDBus {
@@ -226,8 +272,9 @@ func parse(_ line: String) throws -> (calls: Double, measurement: Measurement) {
     return (fields[0], Measurement(perSecond: fields[2], p50: fields[3], p99: fields[4]))
 }
 
-/// SceneClient callers, each on its own connection, calling the Swift scene in a loop.
-func sceneClientCalls(callers: Int) async throws -> (calls: Double, measurement: Measurement) {
+/// SceneClient callers, each on its own connection, calling the Swift scene (or `ping`)
+/// in a loop.
+func sceneClientCalls(callers: Int, ping: Bool = false) async throws -> (calls: Double, measurement: Measurement) {
     let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
         for index in 0..<callers {
             group.addTask { try await SceneConnection.connect(path: coordinatorSocket, client: "caller-\(index)", timeout: 30) }
@@ -244,7 +291,11 @@ func sceneClientCalls(callers: Int) async throws -> (calls: Double, measurement:
                 var latencies: [Double] = []
                 while clock.now < deadline {
                     let start = clock.now
-                    _ = try await connection.callScene(.instance(swiftEcho), method: "echo", params: ["n": 1])
+                    if ping {
+                        try await connection.ping()
+                    } else {
+                        _ = try await connection.callScene(.instance(swiftEcho), method: "echo", params: ["n": 1])
+                    }
                     latencies.append(seconds(clock.now - start) * 1e6)
                 }
                 return latencies
@@ -268,6 +319,8 @@ func sceneClientCalls(callers: Int) async throws -> (calls: Double, measurement:
         result = try parse(runProgram(path("dbus-loadgen"), [busAddress, "\(entry.callers)", length]))
     case .sceneClient:
         result = try await sceneClientCalls(callers: entry.callers)
+    case .sceneClientPing:
+        result = try await sceneClientCalls(callers: entry.callers, ping: true)
     }
     var measurement = result.measurement
     if let before, let after = entry.server.flatMap(cpuSeconds), result.calls > 0 {
@@ -347,6 +400,95 @@ let rssAfterFanout = residentKiB(coordinator.processIdentifier)
 _ = try await control.dismiss(scene: "listener", force: true)
 control.close()
 
+// MARK: Fairness
+
+/// Starts the load generator with `arguments` in the background.
+func startLoad(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+    let output = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: loadgen)
+    process.arguments = arguments
+    process.standardOutput = output
+    try process.run()
+    return (process, output)
+}
+
+/// The line a background load generator printed, once it has ended.
+func finish(_ load: (process: Process, output: Pipe)) throws -> (calls: Double, measurement: Measurement) {
+    let text = String(decoding: load.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    load.process.waitUntilExit()
+    return try parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// The size of one `state` answer from the coordinator at `socketPath`, read raw.
+func stateAnswerBytes(socketPath: String) throws -> Int {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        let bytes = Array(socketPath.utf8)
+        raw.copyBytes(from: bytes)
+        raw[bytes.count] = 0
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { throw BenchError("cannot connect to \(socketPath)") }
+    func exchange(_ text: String) throws -> Int {
+        let payload = Array(text.utf8)
+        let length = UInt32(payload.count)
+        let frame = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + payload
+        guard send(fd, frame, frame.count, 0) == frame.count else { throw BenchError("send failed") }
+        func read(_ count: Int) throws -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var got = 0
+            while got < count {
+                let n = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+                guard n > 0 else { throw BenchError("the connection closed") }
+                got += n
+            }
+            return bytes
+        }
+        let header = try read(4)
+        let size = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        _ = try read(size)
+        return size
+    }
+    _ = try exchange(hello)
+    return try exchange(state)
+}
+
+let fairSeconds = String(format: "%.0f", max(3, duration * 2))
+
+// A `state` of 100,000 instances, asked for again and again on one connection, while
+// another connection pings.
+let bigSocket = path("big.sock")
+let bigManifest: JSONValue = ["app": "big", "scenes": [["id": "board", "kind": "window"]]]
+try bigManifest.description.write(toFile: path("big.json"), atomically: true, encoding: .utf8)
+let (bigCoordinator, bigControl) = try await startCoordinator(socket: bigSocket, ["--manifest", path("big.json")])
+bigControl.close()
+let openBoard = #"{"jsonrpc":"2.0","id":7,"method":"scene.open","params":{"scene":"board"}}"#
+_ = try parse(runProgram(loadgen, [bigSocket, "16", "x6250", hello, openBoard]))
+let bigStateBytes = try stateAnswerBytes(socketPath: bigSocket)
+let quietPing = try parse(runProgram(loadgen, [bigSocket, "1", fairSeconds, hello, ping])).measurement
+let stateLoad = try startLoad([bigSocket, "1", fairSeconds, hello, state])
+let pingDuringState = try parse(runProgram(loadgen, [bigSocket, "1", fairSeconds, hello, ping])).measurement
+let bigStates = try finish(stateLoad)
+let bigRSS = residentKiB(bigCoordinator.processIdentifier)
+bigCoordinator.terminate()
+
+// 50 scene processes spawned at once (50 opens, each its own connection) while another
+// connection pings.
+let openBurst = #"{"jsonrpc":"2.0","id":8,"method":"scene.open","params":{"scene":"burst"}}"#
+let pingLoad = try startLoad([coordinatorSocket, "1", fairSeconds, hello, ping])
+try await Task.sleep(for: .milliseconds(500))  // the pings are under way before the burst
+let burst = try parse(runProgram(loadgen, [coordinatorSocket, "50", "x1", hello, openBurst]))
+let pingDuringSpawns = try finish(pingLoad).measurement
+let reopened = try await SceneConnection.connect(path: coordinatorSocket, client: "wire-bench", timeout: 30)
+_ = try await reopened.dismiss(scene: "burst", force: true)
+reopened.close()
+
 // MARK: Profile
 
 /// One line of a perf report: a share of the samples, the binary, the symbol.
@@ -356,15 +498,15 @@ struct ProfileRow {
     var symbol: String
 }
 
-/// Where the coordinator's CPU goes while it relays `scene.call` for 16 callers:
+/// Where the coordinator's CPU goes while it answers `requests` for 16 callers:
 /// `perf record` with the software clock on its process, when perf is installed and
 /// allowed. Returns the shares by binary and the top symbols, or nil.
-func profileRelay() -> (byBinary: [ProfileRow], bySymbol: [ProfileRow])? {
+func profile(_ requests: [String]) -> (byBinary: [ProfileRow], bySymbol: [ProfileRow])? {
     let perf = "/usr/bin/perf"
     guard FileManager.default.isExecutableFile(atPath: perf) else { return nil }
     let load = Process()
     load.executableURL = URL(fileURLWithPath: loadgen)
-    load.arguments = [coordinatorSocket, "16", "4", hello, sceneCall]
+    load.arguments = [coordinatorSocket, "16", "4", hello] + requests
     load.standardOutput = FileHandle.nullDevice
     do {
         try load.run()
@@ -408,7 +550,8 @@ func perfRows(_ data: String, sort: String) -> [(share: Double, rest: [String])]
     return rows
 }
 print("  profiling the coordinator")
-let profile = profileRelay()
+let relayProfile = profile([sceneCall])
+let flowProfile = profile([push, pop])
 
 // MARK: Report
 
@@ -461,24 +604,60 @@ if withDBus {
 } else {
     aims.append(Aim(text: "scene.call against D-Bus", measured: "skipped: D-Bus was not measured (run with --with-dbus)", met: nil))
 }
+/// An aim that a ratio of two cases' medians reaches `bound` (at least, or at most).
+func ratioAim(_ text: String, _ a: Case, _ b: Case, _ field: KeyPath<Measurement, Double>, atLeast bound: Double? = nil,
+              atMost ceiling: Double? = nil, unit: String) -> Aim {
+    let x = a.median { $0[keyPath: field] }, y = b.median { $0[keyPath: field] }
+    let met = bound.map { x / y >= $0 } ?? ceiling.map { x / y <= $0 } ?? true
+    return Aim(text: text, measured: "\(unit == "µs" ? f1(x) : f0(x)) vs \(unit == "µs" ? f1(y) : f0(y)) \(unit): \(ratio(x, y))", met: met)
+}
+let ping16 = find("ping", 16)!, ping1 = find("ping", 1)!
+aims.append(ratioAim("scene.open focusing an open scene at 16 connections ≥ 0.8x ping", find("open", 16)!, ping16, \.perSecond, atLeast: 0.8, unit: "requests/s"))
+aims.append(ratioAim("flow.send push/pop at 16 connections ≥ 0.7x ping", find("flow", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
+aims.append(ratioAim("state of the demo app at 16 connections ≥ 0.5x ping", find("state", 16)!, ping16, \.perSecond, atLeast: 0.5, unit: "requests/s"))
+let flowCPU = BenchSupport.median(find("flow", 16)!.runs.compactMap(\.cpu))
+aims.append(Aim(text: "coordinator CPU per flow.send at 16 connections ≤ 8 µs", measured: "\(f1(flowCPU)) µs (ping: \(f1(BenchSupport.median(ping16.runs.compactMap(\.cpu)))) µs)", met: flowCPU <= 8))
+aims.append(ratioAim("flow.send p50 with 1 connection ≤ 1.3x ping's", find("flow", 1)!, ping1, \.p50, atMost: 1.3, unit: "µs"))
+aims.append(ratioAim("--durable flow.send at 16 connections ≥ 0.5x the same without it", find("durable", 16)!, find("flow", 16)!, \.perSecond, atLeast: 0.5, unit: "requests/s"))
+aims.append(ratioAim("scene.call to the Swift scene at 16 callers ≥ 0.85x the C scene", find("swift", 16)!, find("call", 16)!, \.perSecond, atLeast: 0.85, unit: "calls/s"))
+aims.append(ratioAim("scene.call to the Swift scene p50 with 1 caller ≤ 1.2x the C scene's", find("swift", 1)!, find("call", 1)!, \.p50, atMost: 1.2, unit: "µs"))
+aims.append(ratioAim("ping from SceneClient, 16 tasks ≥ 0.7x the C load generator's", find("swiftping", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
+aims.append(Aim(text: "ping p99 on another connection while a state of 100,000 instances is answered ≤ 100 ms",
+                measured: "\(f1(pingDuringState.p99 / 1000)) ms (p50 \(f1(pingDuringState.p50)) µs; without the states: p99 \(f1(quietPing.p99 / 1000)) ms); \(f0(bigStates.calls)) states of \(f1(Double(bigStateBytes) / 1_048_576)) MiB answered, p50 \(f1(bigStates.measurement.p50 / 1000)) ms each",
+                met: pingDuringState.p99 <= 100_000))
+aims.append(Aim(text: "ping p99 on another connection while 50 scene processes are spawned at once ≤ 100 ms",
+                measured: "\(f1(pingDuringSpawns.p99 / 1000)) ms (p50 \(f1(pingDuringSpawns.p50)) µs); the slowest of the 50 opens took \(f0(burst.measurement.p99 / 1000)) ms",
+                met: pingDuringSpawns.p99 <= 100_000))
+// The in-process benchmarks print their own aims ("aim: text | measured | yes/no").
+if let appendix = argument(after: "--appendix"),
+    let files = try? FileManager.default.contentsOfDirectory(atPath: appendix).filter({ $0.hasSuffix(".txt") }).sorted()
+{
+    for file in files {
+        let text = (try? String(contentsOfFile: appendix + "/" + file, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") where line.hasPrefix("aim: ") {
+            let fields = line.dropFirst(5).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 3 else { continue }
+            aims.append(Aim(text: "\(file.dropLast(4)): \(fields[0])", measured: fields[1], met: fields[2] == "yes"))
+        }
+    }
+}
 let ping64 = find("ping", 64)!, echo64 = find("echo", 64)!
 aims.append(Aim(text: "ping throughput at 64 connections ≥ 0.5x the C echo's",
                 measured: "\(f0(ping64.median(\.perSecond))) vs \(f0(echo64.median(\.perSecond))) requests/s: \(ratio(ping64.median(\.perSecond), echo64.median(\.perSecond)))",
                 met: ping64.median(\.perSecond) >= 0.5 * echo64.median(\.perSecond)))
 
-/// The profile's part of RESULTS.md.
-func profileReport(_ profile: (byBinary: [ProfileRow], bySymbol: [ProfileRow])?) -> [String] {
+/// A profile's part of RESULTS.md.
+func profileReport(_ profile: (byBinary: [ProfileRow], bySymbol: [ProfileRow])?, of what: String, syscalls: String) -> [String] {
     guard let profile else {
-        return ["## Where the coordinator's CPU goes", "", "Not profiled in this run: `perf` is not installed or not allowed here.", ""]
+        return ["## Where the coordinator's CPU goes (\(what))", "", "Not profiled in this run: `perf` is not installed or not allowed here.", ""]
     }
     let kernel = profile.byBinary.filter { $0.binary.hasPrefix("[kernel") }.map(\.share).reduce(0, +)
     let binaries = profile.byBinary.prefix(5).map { String(format: "%.1f%% ", $0.share) + $0.binary }.joined(separator: ", ")
     var lines = [
-        "## Where the coordinator's CPU goes (scene.call, C scene, 16 callers)",
+        "## Where the coordinator's CPU goes (\(what))",
         "",
         "`perf record -e cpu-clock -g` on the coordinator for 2 s of the same load, this run. By binary: \(binaries). "
-            + String(format: "The kernel's share is %.0f%%: ", kernel)
-            + "the system calls themselves (one read and one write per call on the caller's connection; the scene's side is batched) and, in them, waking the process that was waiting.",
+            + String(format: "The kernel's share is %.0f%%: ", kernel) + syscalls,
         "",
         "| share | binary | symbol |",
         "|---:|---|---|",
@@ -490,14 +669,19 @@ func profileReport(_ profile: (byBinary: [ProfileRow], bySymbol: [ProfileRow])?)
     lines.append("")
     return lines
 }
-let profileLines = profileReport(profile)
+let profileLines = profileReport(
+    relayProfile, of: "scene.call, C scene, 16 callers",
+    syscalls: "the system calls themselves (one read and one write per call on the caller's connection; the scene's side is batched) and, in them, waking the process that was waiting.")
+    + profileReport(
+        flowProfile, of: "flow.send, 16 connections",
+        syscalls: "one read and one write per request, and in the write, waking the caller that waits for its answer; the rest is the request's own work (parsing, the flow store, the event, the answer).")
 
 /// A line naming the aims not met, if any.
 func missedAims(_ aims: [Aim]) -> [String] {
     let missed = aims.filter { $0.met == false }
     guard !missed.isEmpty else { return [] }
     return ["", "Not met in this run: " + missed.map { "\($0.text) (\($0.measured))" }.joined(separator: "; ")
-        + ". What is in the way is in the profile at the end."]
+        + ". What is in the way is in the profiles at the end."]
 }
 
 var summary: [String] = []
@@ -520,6 +704,8 @@ scale.append("| at start (64 virtual boards and 2 scene processes open after it)
 scale.append("| after the comparison runs | | \(mib(rssBeforeScale)) |")
 scale.append("| 1,000 control connections × 100 requests (ping and scene.call, alternating) | \(f0(thousandResult.calls)) of 100000 answered, \(f0(thousandResult.measurement.perSecond)) requests/s, p50 \(f1(thousandResult.measurement.p50)) µs, p99 \(f1(thousandResult.measurement.p99)) µs | peak \(mib(thousand.peakKiB)), after \(mib(rssAfterThousand)) |")
 scale.append("| 100 C scene processes connected, each subscribed to flow events | | \(mib(rssWithListeners)) |")
+scale.append("| 100,000 instances open (one scene), `state` asked again and again on one connection: \(f1(Double(bigStateBytes) / 1_048_576)) MiB each | \(f0(bigStates.calls)) answered in \(fairSeconds) s, p50 \(f1(bigStates.measurement.p50 / 1000)) ms; a ping on another connection meanwhile: p50 \(f1(pingDuringState.p50)) µs, p99 \(f1(pingDuringState.p99 / 1000)) ms (without the states: p99 \(f1(quietPing.p99 / 1000)) ms) | \(mib(bigRSS)) |")
+scale.append("| 50 scene processes (the C scene) opened at once, each by its own connection | all 50 active in \(f0(burst.measurement.p99 / 1000)) ms (the slowest open); a ping on another connection meanwhile: p50 \(f1(pingDuringSpawns.p50)) µs, p99 \(f1(pingDuringSpawns.p99 / 1000)) ms | |")
 scale.append("| fan-out: \(events) flow changes, each an event to 100 scenes (paced 5 ms apart) | \(fanout.count) of \(events * listeners) events received; latency p50 \(f1(percentile(fanout, 0.5))) µs, p99 \(f1(percentile(fanout, 0.99))) µs, max \(f1(fanout.max() ?? 0)) µs | \(mib(rssAfterFanout)) |")
 scale.append("")
 
@@ -609,7 +795,7 @@ if let out = argument(after: "--out") {
         "",
         "Written by `Benchmarks/run.sh` on \(date). Machine: \(cpuModel), \(cores) cores, \(String(format: "%.0f", memory)) GiB, Linux \(kernel). Release builds.",
         "",
-        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.call, D-Bus, Swift scene.call) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process; D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
+        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.open, state, durable flow.send, SceneClient ping, scene.call, D-Bus, Swift scene.call) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process (`state` is asked of a second one serving the demo app, five of its instances open; durable `flow.send` of a third, with `--state` and `--durable`); D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
         "",
         "![throughput and latency against callers](results.svg)",
         "",

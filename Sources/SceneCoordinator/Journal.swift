@@ -31,8 +31,16 @@ final class Journal: Sendable {
 
     private struct State {
         var fd: Int32
-        /// Lines not yet written.
-        var pending: [UInt8] = []
+        /// Lines of the loop turn under way, not handed to the writer yet.
+        var turn: [UInt8] = []
+        /// Lines of finished turns, handed to the writer, and the last event among them.
+        var sealed: [UInt8] = []
+        var sealedThrough: UInt64 = 0
+        /// Whether the writer is writing (or about to): it takes what is sealed until
+        /// nothing is, so one that is writing needs no second start.
+        var writing = false
+        /// Told the number of the last event on disk after each write (on the writer).
+        var synced: (@Sendable (UInt64) -> Void)?
         /// Every line since the last compaction, with its event number.
         var lines: [(seq: UInt64, bytes: [UInt8])] = []
         var last: UInt64 = 0
@@ -64,7 +72,7 @@ final class Journal: Sendable {
         WireCodec.eventParams(event).write(to: &bytes)
         bytes += "}\n".utf8
         state.withLock { state in
-            state.pending += bytes
+            state.turn += bytes
             state.lines.append((event.seq, bytes))
             state.last = event.seq
         }
@@ -73,21 +81,50 @@ final class Journal: Sendable {
     /// The number of the last event recorded.
     var lastRecorded: UInt64 { state.withLock { $0.last } }
 
-    /// Writes every line recorded so far and fsyncs it; answers the number of the last
-    /// event now on disk. Blocks: call on ``writer``.
+    /// Who hears, on the writer thread, the number of the last event on disk after each
+    /// write.
+    func whenSynced(_ body: @escaping @Sendable (UInt64) -> Void) {
+        state.withLock { $0.synced = body }
+    }
+
+    /// Hands the lines of the turn that ends to the writer, to go to disk together with
+    /// the other turns sealed before the writer takes them. Answers whether the writer
+    /// must be started (``writeSealed()``): it is not writing.
+    func seal() -> Bool {
+        state.withLock { state in
+            guard !state.turn.isEmpty else { return false }
+            state.sealed += state.turn
+            state.turn.removeAll(keepingCapacity: true)
+            state.sealedThrough = state.last
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+    }
+
+    /// Writes and fsyncs what is sealed, then what was sealed meanwhile, until nothing is
+    /// left; after each fsync, tells ``whenSynced(_:)``'s listener. Blocks: call on
+    /// ``writer``. Under load the writer never waits to be started again: one fsync follows
+    /// another, each taking every turn that ended during the one before.
     ///
     /// A journal that cannot be written stops the coordinator: the change is applied in
     /// memory but cannot be made durable, and acknowledging it would break the promise of
     /// `--durable` (exit status 74, EX_IOERR).
-    func writePending() -> UInt64 {
-        let (fd, bytes, last) = state.withLock { state -> (Int32, [UInt8], UInt64) in
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return (state.fd, state.pending, state.last)
+    func writeSealed() {
+        while true {
+            let taken = state.withLock { state -> (fd: Int32, bytes: [UInt8], through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
+                guard !state.sealed.isEmpty else {
+                    state.writing = false
+                    return nil
+                }
+                defer { state.sealed = [] }
+                return (state.fd, state.sealed, state.sealedThrough, state.synced)
+            }
+            guard let taken else { return }
+            guard DurableFile.writeAll(taken.fd, taken.bytes) else { fail("write") }
+            if fsync(taken.fd) != 0 { fail("fsync") }
+            taken.synced?(taken.through)
         }
-        guard !bytes.isEmpty else { return last }
-        guard DurableFile.writeAll(fd, bytes) else { fail("write") }
-        if fsync(fd) != 0 { fail("fsync") }
-        return last
     }
 
     private func fail(_ call: String) -> Never {
@@ -123,21 +160,24 @@ final class Journal: Sendable {
 
     private func rewrite(keepingAfter seq: UInt64) {
         // Holding the lock for the rewrite keeps appends out of the gap between files.
-        state.withLock { state in
+        let durable = state.withLock { state -> (through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
             state.lines.removeAll { $0.seq <= seq }
             let fd: Int32
             do {
                 fd = try DurableFile.replace(path, with: state.lines.flatMap(\.bytes))
             } catch {
                 Log.error("cannot compact the journal: \(error)")
-                return
+                return nil
             }
             close(state.fd)
             state.fd = fd
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
-            // Everything kept is on disk now.
-            state.pending.removeAll()
+            // Every line recorded is on disk now, sealed or not: none is written again.
+            state.turn.removeAll()
+            state.sealed.removeAll()
+            return (state.last, state.synced)
         }
+        if let durable { durable.synced?(durable.through) }
     }
 
     /// The mark a snapshot up to `seq` of this run has.
