@@ -91,6 +91,7 @@ let rounds = max(1, Int(option("--rounds", default: 3)))
 
 print("flow-bench: mixed push/pop/sheet/dismiss on paths 0-64 deep; \(rounds) rounds of \(duration) s per case")
 print("case                              min      median   max   (million intents/s)")
+var medians: [String: Double] = [:]
 for middlewares in [0, 4] {
     for subscribers in [0, 1] {
         var figures: [Double] = []
@@ -100,6 +101,11 @@ for middlewares in [0, 4] {
             figures.append(result.perSecond / 1e6)
             label = result.label
         }
+        medians[label] = median(figures)
         print(padded(label, 30) + spread(figures, format: "%7.2f"))
     }
+}
+for (label, aim) in [("0 middleware, 0 subscriber", 2.0), ("0 middleware, 1 subscriber", 2.0)] {
+    let measured = medians[label] ?? 0
+    print("aim: \(label) ≥ \(aim) million intents/s | \(String(format: "%.2f", measured)) million/s | \(measured >= aim ? "yes" : "no")")
 }

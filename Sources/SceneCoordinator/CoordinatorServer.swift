@@ -95,8 +95,9 @@ final class CoordinatorServer: ListenerHandler {
     func holdForSceneHello(_ connection: SocketConnection) -> Duration {
         let now = (ContinuousClock.now - started) / .seconds(1)
         let key = PeerKey(uid: connection.peerUID, pid: connection.peerPID)
-        guard throttles[key] != nil else { return .zero }
-        return .milliseconds(Int(throttles[key]!.hold(at: now) * 1000))
+        // `hold` records the look, so it runs on the stored throttle, in place.
+        guard let hold = throttles[key]?.hold(at: now) else { return .zero }
+        return .milliseconds(Int(hold * 1000))
     }
 
     /// A scene hello from `connection`'s peer was refused.
