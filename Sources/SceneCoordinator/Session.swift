@@ -249,12 +249,14 @@ final class Session: FrameHandler {
     /// Answers a registry request. With a durable journal, the answer waits until the
     /// events recorded so far are on disk (and behind any answer already waiting).
     private func answerRegistry(_ id: JSONValue, _ answer: WireAnswer) {
-        guard forget(id) else { return }
-        let frame: [UInt8]
         switch answer {
-        case .success(let result): frame = WireCodec.framedResponse(id: id, result: result)
-        case .failure(let error): frame = WireCodec.framedResponse(id: id, error: error)
+        case .success(let result): answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: result))
+        case .failure(let error): answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
         }
+    }
+
+    private func answerRegistry(_ id: JSONValue, frame: [UInt8]) {
+        guard forget(id) else { return }
         if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
             awaitingDisk.append((seq, frame))
             commit.whenSynced(through: seq, self)
@@ -262,6 +264,28 @@ final class Session: FrameHandler {
         }
         connection.sendFramed(frame)
         closeIfDone()
+    }
+
+    /// Writes a large result a slice per loop turn (the other connections are served in
+    /// between), then answers with it; this connection's later registry requests wait
+    /// behind it, as behind any request that waits.
+    private func answerInSlices(_ id: JSONValue, _ result: any WireWritableInSlices) {
+        behindWait = FIFOQueue()
+        var frame = WireCodec.framedResponseStart(id: id)
+        var next = 0
+        func writeNextSlice() {
+            guard !connection.isClosed else { return }
+            result.writeSlice(next, to: &frame)
+            next += 1
+            if next < result.sliceCount {
+                // A timer due now runs in the loop's next turn, after its I/O.
+                connection.loop.scheduleOnLoop(after: .zero) { writeNextSlice() }
+            } else {
+                WireCodec.finishFramedResponse(&frame)
+                finishedWaiting(id, frame: frame)
+            }
+        }
+        writeNextSlice()
     }
 
     /// The journal is on disk through `synced`: the answers waiting for it are written.
@@ -340,14 +364,19 @@ final class Session: FrameHandler {
         let step = registry.assumeIsolated { registry in RegistryMethods.begin(request, on: registry) }
         switch step {
         case .done(let result):
-            answerRegistry(id, Self.flatten(result))
+            let answer = Self.flatten(result)
+            if case .success(let large as any WireWritableInSlices) = answer, large.sliceCount > 3 {
+                answerInSlices(id, large)
+            } else {
+                answerRegistry(id, answer)
+            }
         case .waiting(let wait):
             behindWait = FIFOQueue()
             let session = bound
             registry.assumeIsolated { registry in
                 registry.whenFinished(wait) { _, result in
                     // The registry runs on the loop thread: so does this.
-                    session.value.finishedWaiting(id, Self.flatten(result))
+                    session.value.finishedWaiting(id, answer: Self.flatten(result))
                 }
             }
         }
@@ -355,8 +384,15 @@ final class Session: FrameHandler {
 
     /// The request that waited is answered; the ones behind it run, up to the next one
     /// that must wait.
-    private func finishedWaiting(_ id: JSONValue, _ answer: WireAnswer) {
-        answerRegistry(id, answer)
+    private func finishedWaiting(_ id: JSONValue, answer: WireAnswer) {
+        switch answer {
+        case .success(let result): finishedWaiting(id, frame: WireCodec.framedResponse(id: id, result: result))
+        case .failure(let error): finishedWaiting(id, frame: WireCodec.framedResponse(id: id, error: error))
+        }
+    }
+
+    private func finishedWaiting(_ id: JSONValue, frame: [UInt8]) {
+        answerRegistry(id, frame: frame)
         guard var queued = behindWait else { return }  // closed meanwhile
         behindWait = nil
         while behindWait == nil, let next = queued.popFirst() {

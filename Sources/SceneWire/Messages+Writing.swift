@@ -11,6 +11,16 @@ public protocol WireWritable: Sendable {
 
 extension JSONValue: WireWritable {}
 
+/// A result large enough to be written a slice at a time (one per turn of a server's event
+/// loop, so that its other connections are served in between): the `state` of an app with
+/// many instances.
+public protocol WireWritableInSlices: WireWritable {
+    /// How many slices it is written in.
+    var sliceCount: Int { get }
+    /// Appends slice `index` (`0 ..< sliceCount`); the slices in order are ``write(to:)``.
+    func writeSlice(_ index: Int, to output: inout [UInt8])
+}
+
 /// Writes one JSON object's members: `{` before the first, `,` between, `}` at the end.
 struct ObjectWriter {
     private var empty = true
@@ -92,36 +102,51 @@ extension WireCodec {
 
     /// Writes a registry's state as the `state` result.
     public static func write(_ state: RegistryState<JSONValue>, to output: inout [UInt8]) {
-        JSONValue.append(#"{"app":"#, to: &output)
-        JSONValue.writeQuoted(state.app, to: &output)
-        JSONValue.append(#","focused":"#, to: &output)
-        write(state.focused, to: &output)
-        JSONValue.append(#","immersive":"#, to: &output)
-        write(state.immersive, to: &output)
-        JSONValue.append(#","instances":["#, to: &output)
-        for (index, info) in state.instances.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            write(info, to: &output)
-        }
-        JSONValue.append(#"],"pendingLink":"#, to: &output)
-        write(state.pendingLink, to: &output)
-        JSONValue.append(#","phase":"#, to: &output)
-        JSONValue.writeQuoted(state.phase.rawValue, to: &output)
-        JSONValue.append(#","scenes":["#, to: &output)
-        for (index, scene) in state.scenes.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            SceneObject(scene).write(to: &output)
-        }
-        JSONValue.append(#"],"seq":"#, to: &output)
-        JSONValue.writeInteger(Int(state.seq), to: &output)
-        output.append(UInt8(ascii: "}"))
+        for index in 0..<state.sliceCount { state.writeSlice(index, to: &output) }
     }
 }
 
-extension RegistryState: WireWritable where R == JSONValue {
+extension RegistryState: WireWritableInSlices, WireWritable where R == JSONValue {
+    /// How many instances one slice writes.
+    static var instancesPerSlice: Int { 2_000 }
+
+    /// The members before the instances, the instances a slice at a time, then the rest.
+    public var sliceCount: Int { 2 + (instances.count + Self.instancesPerSlice - 1) / Self.instancesPerSlice }
+
     /// Writes the `state` result, straight from the registry's state.
     public func write(to output: inout [UInt8]) {
         WireCodec.write(self, to: &output)
+    }
+
+    public func writeSlice(_ index: Int, to output: inout [UInt8]) {
+        if index == 0 {
+            JSONValue.append(#"{"app":"#, to: &output)
+            JSONValue.writeQuoted(app, to: &output)
+            JSONValue.append(#","focused":"#, to: &output)
+            WireCodec.write(focused, to: &output)
+            JSONValue.append(#","immersive":"#, to: &output)
+            WireCodec.write(immersive, to: &output)
+            JSONValue.append(#","instances":["#, to: &output)
+        } else if index == sliceCount - 1 {
+            JSONValue.append(#"],"pendingLink":"#, to: &output)
+            WireCodec.write(pendingLink, to: &output)
+            JSONValue.append(#","phase":"#, to: &output)
+            JSONValue.writeQuoted(phase.rawValue, to: &output)
+            JSONValue.append(#","scenes":["#, to: &output)
+            for (number, scene) in scenes.enumerated() {
+                if number > 0 { output.append(UInt8(ascii: ",")) }
+                SceneObject(scene).write(to: &output)
+            }
+            JSONValue.append(#"],"seq":"#, to: &output)
+            JSONValue.writeInteger(Int(seq), to: &output)
+            output.append(UInt8(ascii: "}"))
+        } else {
+            let start = (index - 1) * Self.instancesPerSlice
+            for position in start..<min(start + Self.instancesPerSlice, instances.count) {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                WireCodec.write(instances[position], to: &output)
+            }
+        }
     }
 }
 

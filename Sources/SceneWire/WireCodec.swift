@@ -16,14 +16,26 @@ public enum WireCodec {
     /// A framed response (the frame's header included) whose `result` writes itself
     /// straight into the frame (a ``RawJSON`` exactly as it came).
     public static func framedResponse(id: JSONValue, result: some WireWritable) -> [UInt8] {
+        var bytes = framedResponseStart(id: id)
+        result.write(to: &bytes)
+        finishFramedResponse(&bytes)
+        return bytes
+    }
+
+    /// The start of a framed response whose result is written after it, piece by piece;
+    /// ``finishFramedResponse(_:)`` completes it.
+    public static func framedResponseStart(id: JSONValue) -> [UInt8] {
         var bytes = frameStart(capacity: 128)
         appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
         id.write(to: &bytes)
         appendText(#","result":"#, to: &bytes)
-        result.write(to: &bytes)
+        return bytes
+    }
+
+    /// Closes a response begun with ``framedResponseStart(id:)`` once its result is written.
+    public static func finishFramedResponse(_ bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "}"))
         frameEnd(&bytes)
-        return bytes
     }
 
     /// A framed response carrying `error`.

@@ -58,3 +58,23 @@ struct RegistryStepTests {
         #expect(rejected == ["scene.open unknown_scene", "scene.open launch_failed"])
     }
 }
+
+@Suite("The state of a registry")
+struct RegistryStateOrderTests {
+    @Test("a state lists its instances in id order: by scene name, then by number (10 after 9)")
+    func idOrder() async throws {
+        let registry = try SceneRegistry<JSONValue>(
+            app: "order", declarations: [SceneDeclaration(id: "zebra", kind: .window), SceneDeclaration(id: "ant", kind: .window)])
+        for _ in 1...12 {
+            _ = try await registry.open("zebra")
+            _ = try await registry.open("ant")
+        }
+        _ = try await registry.dismiss(id("ant-3"))
+        let ids = await registry.state().instances.map(\.id)
+        #expect(ids == ids.sorted())
+        #expect(ids.first == id("ant-1"))
+        #expect(ids.prefix(11).last == id("ant-12"))
+        #expect(ids[9] == id("ant-11"))
+        #expect(ids.count == 23)
+    }
+}
