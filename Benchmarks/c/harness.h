@@ -8,7 +8,8 @@
 // COUNT calls). All callers connect before the clock starts.
 //
 // Prints one line: calls, seconds, calls per second, p50 and p99 round trip in
-// microseconds, failed callers. Exits 1 if any caller failed.
+// microseconds, failed callers, and the longest round trip in microseconds. Exits 1 if
+// any caller failed.
 #ifndef SCENE_BENCH_HARNESS_H
 #define SCENE_BENCH_HARNESS_H
 
@@ -124,7 +125,8 @@ static int harness_run(int callers, const char *length, harness_setup setup, har
     }
     qsort(all, (size_t)total, sizeof *all, harness_compare);
     double p50 = total ? all[total / 2] : 0, p99 = total ? all[(long)((double)total * 0.99)] : 0;
-    printf("%ld %.3f %.0f %.1f %.1f %ld\n", total, elapsed, (double)total / elapsed, p50, p99, failed);
+    double longest = total ? all[total - 1] : 0;
+    printf("%ld %.3f %.0f %.1f %.1f %ld %.1f\n", total, elapsed, (double)total / elapsed, p50, p99, failed, longest);
     return failed ? 1 : 0;
 }
 

@@ -225,6 +225,8 @@ struct Measurement {
     var perSecond: Double
     var p50: Double
     var p99: Double
+    /// The longest round trip, in microseconds, when the load generator reports it.
+    var longest: Double?
     /// Microseconds of the server's CPU per call (coordinator or dbus-daemon).
     var cpu: Double?
 }
@@ -265,11 +267,11 @@ for callers in concurrency {
                       driver: .sceneClient, server: coordinator.processIdentifier))
 }
 
-/// Parses the load generators' line: calls, seconds, calls/s, p50, p99, failed.
+/// Parses the load generators' line: calls, seconds, calls/s, p50, p99, failed, longest.
 func parse(_ line: String) throws -> (calls: Double, measurement: Measurement) {
     let fields = line.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard fields.count == 6, fields[5] == 0 else { throw BenchError("a load generator failed: \(line)") }
-    return (fields[0], Measurement(perSecond: fields[2], p50: fields[3], p99: fields[4]))
+    guard fields.count >= 6, fields[5] == 0 else { throw BenchError("a load generator failed: \(line)") }
+    return (fields[0], Measurement(perSecond: fields[2], p50: fields[3], p99: fields[4], longest: fields.count > 6 ? fields[6] : nil))
 }
 
 /// SceneClient callers, each on its own connection, calling the Swift scene (or `ping`)
@@ -623,10 +625,10 @@ aims.append(ratioAim("scene.call to the Swift scene at 16 callers ≥ 0.85x the 
 aims.append(ratioAim("scene.call to the Swift scene p50 with 1 caller ≤ 1.2x the C scene's", find("swift", 1)!, find("call", 1)!, \.p50, atMost: 1.2, unit: "µs"))
 aims.append(ratioAim("ping from SceneClient, 16 tasks ≥ 0.7x the C load generator's", find("swiftping", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
 aims.append(Aim(text: "ping p99 on another connection while a state of 100,000 instances is answered ≤ 100 ms",
-                measured: "\(f1(pingDuringState.p99 / 1000)) ms (p50 \(f1(pingDuringState.p50)) µs; without the states: p99 \(f1(quietPing.p99 / 1000)) ms); \(f0(bigStates.calls)) states of \(f1(Double(bigStateBytes) / 1_048_576)) MiB answered, p50 \(f1(bigStates.measurement.p50 / 1000)) ms each",
+                measured: "\(f1(pingDuringState.p99 / 1000)) ms (p50 \(f1(pingDuringState.p50)) µs, longest \(f1((pingDuringState.longest ?? 0) / 1000)) ms; without the states: p99 \(f1(quietPing.p99 / 1000)) ms); \(f0(bigStates.calls)) states of \(f1(Double(bigStateBytes) / 1_048_576)) MiB answered, p50 \(f1(bigStates.measurement.p50 / 1000)) ms each",
                 met: pingDuringState.p99 <= 100_000))
 aims.append(Aim(text: "ping p99 on another connection while 50 scene processes are spawned at once ≤ 100 ms",
-                measured: "\(f1(pingDuringSpawns.p99 / 1000)) ms (p50 \(f1(pingDuringSpawns.p50)) µs); the slowest of the 50 opens took \(f0(burst.measurement.p99 / 1000)) ms",
+                measured: "\(f1(pingDuringSpawns.p99 / 1000)) ms (p50 \(f1(pingDuringSpawns.p50)) µs, longest \(f1((pingDuringSpawns.longest ?? 0) / 1000)) ms); the slowest of the 50 opens took \(f0(burst.measurement.p99 / 1000)) ms",
                 met: pingDuringSpawns.p99 <= 100_000))
 // The in-process benchmarks print their own aims ("aim: text | measured | yes/no").
 if let appendix = argument(after: "--appendix"),
@@ -704,8 +706,8 @@ scale.append("| at start (64 virtual boards and 2 scene processes open after it)
 scale.append("| after the comparison runs | | \(mib(rssBeforeScale)) |")
 scale.append("| 1,000 control connections × 100 requests (ping and scene.call, alternating) | \(f0(thousandResult.calls)) of 100000 answered, \(f0(thousandResult.measurement.perSecond)) requests/s, p50 \(f1(thousandResult.measurement.p50)) µs, p99 \(f1(thousandResult.measurement.p99)) µs | peak \(mib(thousand.peakKiB)), after \(mib(rssAfterThousand)) |")
 scale.append("| 100 C scene processes connected, each subscribed to flow events | | \(mib(rssWithListeners)) |")
-scale.append("| 100,000 instances open (one scene), `state` asked again and again on one connection: \(f1(Double(bigStateBytes) / 1_048_576)) MiB each | \(f0(bigStates.calls)) answered in \(fairSeconds) s, p50 \(f1(bigStates.measurement.p50 / 1000)) ms; a ping on another connection meanwhile: p50 \(f1(pingDuringState.p50)) µs, p99 \(f1(pingDuringState.p99 / 1000)) ms (without the states: p99 \(f1(quietPing.p99 / 1000)) ms) | \(mib(bigRSS)) |")
-scale.append("| 50 scene processes (the C scene) opened at once, each by its own connection | all 50 active in \(f0(burst.measurement.p99 / 1000)) ms (the slowest open); a ping on another connection meanwhile: p50 \(f1(pingDuringSpawns.p50)) µs, p99 \(f1(pingDuringSpawns.p99 / 1000)) ms | |")
+scale.append("| 100,000 instances open (one scene), `state` asked again and again on one connection: \(f1(Double(bigStateBytes) / 1_048_576)) MiB each | \(f0(bigStates.calls)) answered in \(fairSeconds) s, p50 \(f1(bigStates.measurement.p50 / 1000)) ms; a ping on another connection meanwhile: p50 \(f1(pingDuringState.p50)) µs, p99 \(f1(pingDuringState.p99 / 1000)) ms, longest \(f1((pingDuringState.longest ?? 0) / 1000)) ms (without the states: p99 \(f1(quietPing.p99 / 1000)) ms) | \(mib(bigRSS)) |")
+scale.append("| 50 scene processes (the C scene) opened at once, each by its own connection | all 50 active in \(f0(burst.measurement.p99 / 1000)) ms (the slowest open); a ping on another connection meanwhile: p50 \(f1(pingDuringSpawns.p50)) µs, p99 \(f1(pingDuringSpawns.p99 / 1000)) ms, longest \(f1((pingDuringSpawns.longest ?? 0) / 1000)) ms | |")
 scale.append("| fan-out: \(events) flow changes, each an event to 100 scenes (paced 5 ms apart) | \(fanout.count) of \(events * listeners) events received; latency p50 \(f1(percentile(fanout, 0.5))) µs, p99 \(f1(percentile(fanout, 0.99))) µs, max \(f1(fanout.max() ?? 0)) µs | \(mib(rssAfterFanout)) |")
 scale.append("")
 
