@@ -19,7 +19,8 @@ final class CoordinatorServer: ListenerHandler {
     private var nextSession = 1
     /// Set by the coordinator: stop everything, once the shutdown answer is out.
     var onShutdownRequest: (() -> Void)?
-    private var closed = false
+    /// Set once the coordinator stops serving: what a session reads after it is ignored.
+    private(set) var closed = false
     /// Peers (uid, pid) that said hello with bad tokens lately.
     private var throttles: [PeerKey: HelloThrottle] = [:]
     private let started = ContinuousClock.now

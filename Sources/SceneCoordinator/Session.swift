@@ -40,9 +40,9 @@ final class Session: FrameHandler {
     var unanswered: [JSONValue] = []
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
-    /// While a registry request of this connection waits, the ones after it, in order;
-    /// nil when none waits.
-    private var behindWait: FIFOQueue<(id: JSONValue, request: RegistryRequest)>?
+    /// While a registry request of this connection waits, the ones after it (or the
+    /// error their params earned), in order; nil when none waits.
+    private var behindWait: FIFOQueue<(id: JSONValue, request: Result<RegistryRequest, WireError>)>?
     /// Registry answers waiting for the journal to reach `seq` on disk, in order.
     private var awaitingDisk = FIFOQueue<(seq: UInt64, frame: [UInt8])>()
     /// The topics this connection subscribed to; nil when it is not subscribed.
@@ -92,6 +92,8 @@ final class Session: FrameHandler {
 
     func connection(_ connection: SocketConnection, didReceive payload: UnsafeRawBufferPointer) {
         if case .refusing = life { return }
+        // Shutting down: the state is written; nothing read now may change the registry.
+        guard !server.closed else { return }
         let scanned = Envelope.scan(payload)
         if case .success(let envelope) = scanned, relayFast(envelope, payload) { return }
         switch InboundMessage.classify(scanned, of: payload) {
@@ -278,7 +280,8 @@ final class Session: FrameHandler {
             result.writeSlice(next, to: &frame)
             next += 1
             if next < result.sliceCount {
-                // A timer due now runs in the loop's next turn, after its I/O.
+                // A timer due now runs after the I/O of this turn (or the next): other
+                // connections are read and answered between two slices.
                 connection.loop.scheduleOnLoop(after: .zero) { writeNextSlice() }
             } else {
                 WireCodec.finishFramedResponse(&frame)
@@ -341,13 +344,9 @@ final class Session: FrameHandler {
         case .sceneNotify:
             relay(id: id, params: params, expectsAnswer: false)
         default:
-            let request: RegistryRequest
-            do {
-                request = try RegistryRequest(known, params: params)
-            } catch {
-                reply(id, error: error)
-                return
-            }
+            // Decoded now; a mistake in the params is answered in its turn among this
+            // connection's registry answers, like any other.
+            let request = Result { () throws(WireError) in try RegistryRequest(known, params: params) }
             unanswered.append(id)
             if behindWait != nil {
                 behindWait?.append((id, request))
@@ -359,7 +358,14 @@ final class Session: FrameHandler {
 
     /// Applies a registry request on the registry (which runs on this thread): answered
     /// now, or once its wait is over, and then the requests queued behind it.
-    private func apply(_ request: RegistryRequest, id: JSONValue) {
+    private func apply(_ decoded: Result<RegistryRequest, WireError>, id: JSONValue) {
+        let request: RegistryRequest
+        switch decoded {
+        case .success(let decoded): request = decoded
+        case .failure(let error):
+            answerRegistry(id, .failure(error))
+            return
+        }
         let registry = server.registry
         let step = registry.assumeIsolated { registry in RegistryMethods.begin(request, on: registry) }
         switch step {
@@ -395,7 +401,8 @@ final class Session: FrameHandler {
         answerRegistry(id, frame: frame)
         guard var queued = behindWait else { return }  // closed meanwhile
         behindWait = nil
-        while behindWait == nil, let next = queued.popFirst() {
+        // A write in `apply` may close the connection: a gone client's requests stop there.
+        while behindWait == nil, !connection.isClosed, let next = queued.popFirst() {
             apply(next.request, id: next.id)
         }
         if behindWait != nil {

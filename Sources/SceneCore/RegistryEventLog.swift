@@ -17,6 +17,8 @@ final class RegistryEventLog<R: Route>: Sendable {
 
     /// Runs `body` for every event from now on, as it is emitted, on the registry's
     /// executor: in order, each once, before the request that caused it is answered.
+    /// `body` must not make the registry emit (an event emitted from inside it would
+    /// reach the observers after it before the one being delivered).
     func observe(_ body: @escaping @Sendable (SequencedEvent<R>) -> Void) {
         state.withLock { $0.observers.append(body) }
     }
@@ -27,7 +29,7 @@ final class RegistryEventLog<R: Route>: Sendable {
     func emit(_ event: RegistryEvent<R>) {
         // Numbering and publishing to the streams under one lock keeps a stream that starts
         // at a number (subscribeWithSeq) exact; observers run after it, outside the lock,
-        // so what they do may emit or subscribe in turn.
+        // so that what they do may subscribe (they must not emit: see `observe`).
         let (sequenced, observers) = state.withLock { state in
             state.seq += 1
             let sequenced = SequencedEvent(seq: state.seq, event: event)

@@ -1,4 +1,5 @@
 public import SceneFlow
+import SceneSync
 
 /// A registry request as far as it went in the step it was made in.
 ///
@@ -96,13 +97,15 @@ extension SceneRegistry {
         }
     }
 
-    /// A wait for `id` to finish opening, then `next`.
+    /// A wait for `id` to finish opening, registered now, then `next`.
     func afterOpening<T>(
         _ id: InstanceID, _ next: @escaping @Sendable (isolated SceneRegistry<R>) throws(RegistryRejection) -> T
     ) -> RegistryStep<R, T> {
-        .waiting(RegistryWait { registry in
+        let wait = OpeningWait()
+        openingWaiters[id, default: []].append(wait)
+        return .waiting(RegistryWait { registry in
             do throws(RegistryRejection) {
-                try await registry.waitUntilOpen(id)
+                try await wait.wait().get()
                 return .success(try next(registry))
             } catch {
                 return .failure(error)
@@ -140,5 +143,39 @@ extension SceneRegistry {
     func reject(_ request: String, _ reason: RegistryRejection) {
         flush()
         log.emit(.requestRejected(request: request, reason: reason))
+    }
+}
+
+/// One request's wait for an opening instance, registered in the step the request is made
+/// in: the instance may become active, or go, before the rest of the request runs to
+/// await it, and its answer is kept until then.
+final class OpeningWait: Sendable {
+    private struct State {
+        var result: Result<Void, RegistryRejection>?
+        var waiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>?
+    }
+
+    private let state = Locked(State())
+
+    /// The instance is active (`.success`) or gone (why): the request's wait is over.
+    func resolve(_ result: Result<Void, RegistryRejection>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<Void, RegistryRejection>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// The answer, once there is one.
+    func wait() async -> Result<Void, RegistryRejection> {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Result<Void, RegistryRejection>? in
+                if state.result == nil { state.waiter = continuation }
+                return state.result
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
     }
 }

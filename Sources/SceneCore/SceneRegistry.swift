@@ -77,7 +77,7 @@ public actor SceneRegistry<R: Route> {
     let log = RegistryEventLog<R>()
     let launcher: (any SceneLauncher)?
     /// Requests waiting for an opening instance to become ready.
-    var openingWaiters: [InstanceID: [CheckedContinuation<Result<Void, RegistryRejection>, Never>]] = [:]
+    var openingWaiters: [InstanceID: [OpeningWait]] = [:]
 
     nonisolated let home: RegistryExecutor
 
@@ -354,7 +354,7 @@ public actor SceneRegistry<R: Route> {
 
     /// Starts what backs the opening instance `id`. Answers `true` when there is nothing to
     /// start: the instance is active already. Otherwise the launcher runs in a task of its
-    /// own and reports back, and the caller waits (``waitUntilOpen(_:)``) like any joined
+    /// own and reports back, and the caller waits (``afterOpening(_:_:)``) like any joined
     /// open, so a dismiss answers it at once (`cancelled`) whatever the launcher does; a
     /// launch that completes for an instance dismissed meanwhile is stopped.
     func startLaunch(_ id: InstanceID) -> Bool {
@@ -407,15 +407,7 @@ public actor SceneRegistry<R: Route> {
     func activate(_ id: InstanceID) {
         book.activate(id)
         flush()
-        for waiter in openingWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: .success(())) }
-    }
-
-    /// Waits until an opening instance is ready, or fails when it is dismissed first.
-    func waitUntilOpen(_ id: InstanceID) async throws(RegistryRejection) {
-        let result = await withCheckedContinuation { continuation in
-            openingWaiters[id, default: []].append(continuation)
-        }
-        try result.get()
+        for waiter in openingWaiters.removeValue(forKey: id) ?? [] { waiter.resolve(.success(())) }
     }
 
     /// Dismisses `id` (and its pushed windows), closes their actors, answers anyone
@@ -426,7 +418,7 @@ public actor SceneRegistry<R: Route> {
         for gone in dismissed {
             instances.removeValue(forKey: gone)?.assumeIsolated { $0.close() }
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
-                waiter.resume(returning: .failure(failure ?? .cancelled(gone)))
+                waiter.resolve(.failure(failure ?? .cancelled(gone)))
             }
             if isLaunched(gone), let launcher { Task { await launcher.stop(gone) } }
         }

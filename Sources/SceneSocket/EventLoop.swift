@@ -93,7 +93,8 @@ public final class EventLoop: SerialExecutor, Sendable {
         }
         self.epoll = epoll
         self.wake = wake
-        self.afterStop = DispatchQueue(label: "\(name).after-stop")
+        // Inactive until the loop thread has finished: no job runs there while it runs.
+        self.afterStop = DispatchQueue(label: "\(name).after-stop", attributes: .initiallyInactive)
         let thread = Thread { [self] in self.run() }
         thread.name = name
         thread.start()
@@ -268,8 +269,10 @@ public final class EventLoop: SerialExecutor, Sendable {
         confined.handlers.removeAll()
         close(epoll)
         close(wake)
-        loopThread.store(0, ordering: .releasing)
         for handler in stopHandlers.withLock({ $0 }) { handler() }
+        loopThread.store(0, ordering: .releasing)
+        // From here on, jobs enqueued since the door closed run, one at a time.
+        afterStop.activate()
         finished.signal()
     }
 

@@ -303,7 +303,7 @@ struct SceneProcessTests {
         }
     }
 
-    @Test("a registry request that must wait is answered after its wait, the connection's later registry requests after it, in order; a ping is not held")
+    @Test("a registry request that must wait is answered after its wait, the connection's later registry requests (and their params errors) after it, in order; a ping is not held")
     func waitingRequestKeepsOrder() async throws {
         try await withProcesses { harness in
             _ = try await harness.control.open("virtual")
@@ -313,6 +313,7 @@ struct SceneProcessTests {
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":"puppet"}}"#)
             let spawned = await harness.events.wait { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }
             let pid = Int32(try #require(spawned?.params["pid"]?.intValue))
+            try await client.writeFrame(#"{"jsonrpc":"2.0","id":4,"method":"scene.focus","params":{}}"#)
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"virtual-1","intent":{"type":"push","route":"a"}}}"#)
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#)
             #expect(try await client.readMessage()["id"] == 3)
@@ -321,9 +322,13 @@ struct SceneProcessTests {
                 path: harness.path, client: "puppet", role: .scene, token: try harness.token(of: pid), timeout: 10)
             defer { scene.close() }
             let first = try await client.readMessage()
+            let refused = try await client.readMessage()
             let second = try await client.readMessage()
             #expect(first["id"] == 1)
             #expect(first["result"]?["outcome"] == "opened")
+            // Params that do not fit are answered in their turn too.
+            #expect(refused["id"] == 4)
+            #expect(refused["error"]?["code"] == -32602)
             #expect(second["id"] == 2)
             #expect(second["result"]?["path"] == [["type": "push", "route": "a"]])
         }

@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneSync
 import Testing
 
 @Suite("Requests in steps")
@@ -76,5 +77,31 @@ struct RegistryStateOrderTests {
         #expect(ids.prefix(11).last == id("ant-12"))
         #expect(ids[9] == id("ant-11"))
         #expect(ids.count == 23)
+    }
+}
+
+@Suite("Waiting for an opening instance")
+struct OpeningWaitTests {
+    @Test("a join registered in its step hears the instance become active even when that happens before the rest is awaited")
+    func joinBeforeAwait() async throws {
+        let launcher = GateLauncher()
+        let registry = try demoRegistry(launcher: launcher)
+        let first = await registry.beginOpen("main")
+        let joined = await registry.beginOpen("main")
+        #expect(!first.isDone && !joined.isDone)
+        try await launcher.waitForLaunch(id("main-1"))
+        launcher.release(id("main-1"))
+        // The instance is active before anyone awaits the joined open's rest.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await registry.info(id("main-1")).phase != .active, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        // Awaited in a task of its own, so that a wait nobody answers fails the test
+        // instead of hanging it.
+        let outcome = Locked<OpenOutcome<JSONValue>?>(nil)
+        Task { if let result = try? await registry.finish(joined).get() { outcome.withLock { $0 = result } } }
+        while outcome.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(outcome.withLock { $0 }?.name == "focused", "the joined open was never answered")
+        #expect(try await registry.finish(first).get().name == "opened")
     }
 }

@@ -67,6 +67,8 @@ struct ResultWritingTests {
         let state = await registry.state()
         #expect(written(state) == encoded(StateResult(state)))
         #expect(written(StateResult(state)) == encoded(StateResult(state)))
+        // What a coordinator writes: the state taken at once, its instances made slice by slice.
+        #expect(written(await registry.captureState()) == encoded(StateResult(state)))
     }
 }
 
@@ -85,5 +87,21 @@ struct EventTopicTests {
         for event in events {
             #expect(WireTopic(of: event).rawValue == event.topic, "\(event.type)")
         }
+    }
+}
+
+@Suite("A large state written in slices")
+struct StateSliceTests {
+    @Test("a state of thousands of instances, written slice by slice, is the text its StateResult prints")
+    func manySlices() async throws {
+        let registry = try SceneRegistry<JSONValue>(
+            app: "big", declarations: [SceneDeclaration(id: "board", kind: .window), SceneDeclaration(id: "aside", kind: .window)])
+        for _ in 1...4_500 { _ = try await registry.open("board") }
+        for _ in 1...3 { _ = try await registry.open("aside") }
+        let capture = await registry.captureState()
+        #expect(capture.sliceCount > 3)
+        var sliced: [UInt8] = []
+        for index in 0..<capture.sliceCount { capture.writeSlice(index, to: &sliced) }
+        #expect(String(decoding: sliced, as: UTF8.self) == encoded(StateResult(await registry.state())))
     }
 }
