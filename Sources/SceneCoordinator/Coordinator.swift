@@ -8,8 +8,9 @@ import Synchronization
 
 /// Serves a registry over the scene protocol on a Unix socket.
 ///
-/// - One event-loop thread reads and writes every connection; requests that touch the
-///   registry hop to it, in each connection's arrival order.
+/// - One event-loop thread reads and writes every connection, and it is the registry's
+///   executor: a request is applied and answered in the turn that read it (one that must
+///   wait resumes there), in each connection's arrival order.
 /// - ``stop()`` (or a `coordinator.shutdown` request) closes the listener and every
 ///   connection, removes the socket file, and ends ``waitUntilStopped()``.
 public final class Coordinator: Sendable {
