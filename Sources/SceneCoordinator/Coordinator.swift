@@ -78,26 +78,22 @@ public final class Coordinator: Sendable {
         } else {
             journal = nil
         }
-        let bound = Locked<Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
         let shutdown = ShutdownHook()
-        loop.execute {
+        let made = Coordinator.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
             do {
                 let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop, journal: journal)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
                 launcher?.attach(server.supervisor.bound)
                 server.supervisor.start()
-                bound.withLock { $0 = .success((LoopBound(server, loop: loop), server.supervisor.bound)) }
+                return .success((LoopBound(server, loop: loop), server.supervisor.bound))
             } catch {
-                bound.withLock { $0 = .failure(error) }
+                return .failure(error)
             }
-            ready.signal()
         }
-        ready.wait()
         let server: LoopBound<CoordinatorServer>
         let supervisor: LoopBound<Supervisor>
-        switch bound.withLock({ $0 })! {
+        switch made {
         case .success(let made):
             (server, supervisor) = made
         case .failure(let error):

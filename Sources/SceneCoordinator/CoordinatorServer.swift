@@ -82,7 +82,7 @@ final class CoordinatorServer: ListenerHandler {
             let error = WireError.domain(
                 reason: WireReason.tooManyConnections,
                 message: "the coordinator serves at most \(configuration.maximumConnections) connections")
-            connection.send(WireCodec.response(id: .null, error: error))
+            connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
             connection.closeAfterFlush(.local("too many connections"))
             return
         }

@@ -49,8 +49,8 @@ final class GroupCommit {
     /// Writes and fsyncs what is recorded now, waiting for it on this thread (shutdown),
     /// then releases every answer waiting for it.
     func syncNow() {
-        let journal = self.journal
-        if journal.seal() { journal.writer.sync { journal.writeSealed() } } else { journal.writer.sync {} }
+        commit()
+        journal.writer.sync {}  // every write started before this one is done
         synced = max(synced, journal.lastRecorded)
         release()
     }

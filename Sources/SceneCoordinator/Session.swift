@@ -209,21 +209,19 @@ final class Session: FrameHandler {
     /// Answers a request counted in `unanswered`; once the peer has stopped sending and
     /// nothing is left to answer, the connection closes.
     func complete(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
-        complete(id) {
-            switch outcome {
-            case .success(let result): WireCodec.framedResponse(id: id, result: result)
-            case .failure(let error): WireCodec.framedResponse(id: id, error: error)
-            }
-        }
+        complete(id) { Self.frame(id, outcome.map { $0 }) }
     }
 
     /// Answers a relayed call with the scene's answer, its result as the scene wrote it.
     func complete(_ id: JSONValue, relayed outcome: Result<RawJSON, WireError>) {
-        complete(id) {
-            switch outcome {
-            case .success(let result): WireCodec.framedResponse(id: id, result: result)
-            case .failure(let error): WireCodec.framedResponse(id: id, error: error)
-            }
+        complete(id) { Self.frame(id, outcome.map { $0 }) }
+    }
+
+    /// The framed answer to request `id`: its result, written into the frame, or its error.
+    private static func frame(_ id: JSONValue, _ answer: WireAnswer) -> [UInt8] {
+        switch answer {
+        case .success(let result): WireCodec.framedResponse(id: id, result: result)
+        case .failure(let error): WireCodec.framedResponse(id: id, error: error)
         }
     }
 
@@ -248,15 +246,9 @@ final class Session: FrameHandler {
         }
     }
 
-    /// Answers a registry request. With a durable journal, the answer waits until the
-    /// events recorded so far are on disk (and behind any answer already waiting).
-    private func answerRegistry(_ id: JSONValue, _ answer: WireAnswer) {
-        switch answer {
-        case .success(let result): answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: result))
-        case .failure(let error): answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
-        }
-    }
-
+    /// Answers a registry request with its framed answer. With a durable journal, the
+    /// answer waits until the events recorded so far are on disk (and behind any answer
+    /// already waiting).
     private func answerRegistry(_ id: JSONValue, frame: [UInt8]) {
         guard forget(id) else { return }
         if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
@@ -363,7 +355,7 @@ final class Session: FrameHandler {
         switch decoded {
         case .success(let decoded): request = decoded
         case .failure(let error):
-            answerRegistry(id, .failure(error))
+            answerRegistry(id, frame: Self.frame(id, .failure(error)))
             return
         }
         let registry = server.registry
@@ -371,10 +363,11 @@ final class Session: FrameHandler {
         switch step {
         case .done(let result):
             let answer = Self.flatten(result)
+            // More slices than its head, one slice of instances and its tail: written in turns.
             if case .success(let large as any WireWritableInSlices) = answer, large.sliceCount > 3 {
                 answerInSlices(id, large)
             } else {
-                answerRegistry(id, answer)
+                answerRegistry(id, frame: Self.frame(id, answer))
             }
         case .waiting(let wait):
             behindWait = FIFOQueue()
@@ -382,7 +375,7 @@ final class Session: FrameHandler {
             registry.assumeIsolated { registry in
                 registry.whenFinished(wait) { _, result in
                     // The registry runs on the loop thread: so does this.
-                    session.value.finishedWaiting(id, answer: Self.flatten(result))
+                    session.value.finishedWaiting(id, frame: Self.frame(id, Self.flatten(result)))
                 }
             }
         }
@@ -390,13 +383,6 @@ final class Session: FrameHandler {
 
     /// The request that waited is answered; the ones behind it run, up to the next one
     /// that must wait.
-    private func finishedWaiting(_ id: JSONValue, answer: WireAnswer) {
-        switch answer {
-        case .success(let result): finishedWaiting(id, frame: WireCodec.framedResponse(id: id, result: result))
-        case .failure(let error): finishedWaiting(id, frame: WireCodec.framedResponse(id: id, error: error))
-        }
-    }
-
     private func finishedWaiting(_ id: JSONValue, frame: [UInt8]) {
         answerRegistry(id, frame: frame)
         guard var queued = behindWait else { return }  // closed meanwhile
