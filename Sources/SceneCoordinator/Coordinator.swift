@@ -144,7 +144,8 @@ public final class Coordinator: Sendable {
     }
 
     /// Makes a registry for `manifest` whose process-backed scenes this coordinator
-    /// spawns and supervises, restores `snapshot` into it when given, and starts serving.
+    /// spawns and supervises, and whose in-process scenes run the `behaviors` given by
+    /// scene id; restores `snapshot` into it when given, and starts serving.
     ///
     /// - Restored process-backed instances come back `disconnected`, and their processes
     ///   are started again; they get their paths in their `hello` result.
@@ -153,11 +154,14 @@ public final class Coordinator: Sendable {
     /// - Throws: ``RegistryConfigurationError``, ``RegistryRestoreError``, or
     ///   ``SocketPlacementError``.
     public static func start(
-        manifest: Manifest, configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
+        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+        configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
     ) async throws -> Coordinator {
         let launcher = ProcessLauncher()
         let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
-            try SceneRegistry(manifest: manifest, launcher: launcher, executor: executor)
+            try SceneRegistry(
+                manifest: manifest, behaviors: behaviors, processes: launcher, timeouts: configuration.sceneTimeouts,
+                executor: executor)
         }
         let registry = coordinator.registry
         let restored = await registry.processInstances().filter { $0.phase != .opening }.map(\.id)

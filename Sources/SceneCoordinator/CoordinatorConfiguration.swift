@@ -1,4 +1,5 @@
 public import Foundation
+public import SceneCore
 import Glibc
 
 /// How a coordinator serves its registry.
@@ -44,6 +45,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// The environment scene processes start from (their scene's `launch.env` and the
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// What the registry's in-process scenes get: ``callTimeout`` for calls and
+    /// ``closeGrace`` to answer an interactive close, as processes do.
+    public var sceneTimeouts: SceneTimeouts { SceneTimeouts(call: callTimeout, close: closeGrace) }
 
     public init(socketPath: String) {
         self.socketPath = socketPath

@@ -215,6 +215,11 @@ extension Session {
     /// Passes `method` and `params` on to `target`'s process; a call's answer becomes the
     /// answer to request `id`.
     func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
+        let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
+        if server.registry.hosting(of: target) == .inProcess {
+            deliverInProcess(method, params: params, timeout: wait, to: target, id: id, expectsAnswer: expectsAnswer)
+            return
+        }
         guard let scene = server.supervisor.session(of: target) else {
             // Not connected, or not open at all: the registry knows which.
             let open = server.registry.assumeIsolated { $0.instance(target) != nil }
@@ -229,7 +234,30 @@ extension Session {
             complete(id, .success(.object([:])))
             return
         }
-        let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
         scene.request(method, params: params, timeout: wait, answering: self, id: id)
+    }
+
+    /// Passes `method` and `params` on to the behaviour of in-process instance `target`;
+    /// its answer, back on the loop, answers request `id`.
+    private func deliverInProcess(
+        _ method: String, params: RawJSON?, timeout: Duration, to target: InstanceID, id: JSONValue, expectsAnswer: Bool
+    ) {
+        let registry = server.registry
+        let call = SceneCall(method: method, params: ScenePayload(json: params?.value ?? .object([:])))
+        let session = LoopBound(self, loop: connection.loop)
+        Task {
+            let answer: Result<JSONValue, WireError>
+            do throws(SceneError) {
+                if expectsAnswer {
+                    answer = .success(try await registry.call(call, to: .instance(target), timeout: timeout).json())
+                } else {
+                    try await registry.notify(call, to: .instance(target))
+                    answer = .success(.object([:]))
+                }
+            } catch {
+                answer = .failure(WireError(error))
+            }
+            session.loop.execute { session.value.complete(id, answer) }
+        }
     }
 }

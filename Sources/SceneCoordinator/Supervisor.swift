@@ -452,10 +452,11 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
     }
 }
 
-/// The registry's side of the supervisor: opens wait for hello, dismisses stop processes,
-/// interactive closes are asked.
+/// What backs process scenes, for the registry: opens wait for hello, dismisses stop
+/// processes, interactive closes are asked, and calls from in-process scenes go through the
+/// process's connection.
 /// Made before the registry, attached to its coordinator's supervisor once that exists.
-public final class ProcessLauncher: SceneLauncher {
+public final class ProcessLauncher: SceneBacking {
     private let attached = Locked<LoopBound<Supervisor>?>(nil)
 
     public init() {}
@@ -477,14 +478,42 @@ public final class ProcessLauncher: SceneLauncher {
         try result.get()
     }
 
-    /// Only instances of scenes with a launch command have a process.
-    public func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool {
-        spec != nil
-    }
-
     public func stop(_ instance: InstanceID) async {
         guard let supervisor = attached.withLock({ $0 }) else { return }
         supervisor.loop.execute { supervisor.value.stop(instance) }
+    }
+
+    public func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
+        let params = try call.params.json()
+        guard let supervisor = attached.withLock({ $0 }) else { throw .notConnected(instance) }
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RawJSON, WireError>, Never>) in
+            let running = supervisor.loop.execute {
+                guard let session = supervisor.value.session(of: instance) else {
+                    continuation.resume(returning: .failure(WireError(SceneError.notConnected(instance))))
+                    return
+                }
+                session.request(call.method, params: RawJSON(params), timeout: timeout) { continuation.resume(returning: $0) }
+            }
+            if !running { continuation.resume(returning: .failure(WireError(SceneError.notConnected(instance)))) }
+        }
+        switch answer {
+        case .success(let result): return ScenePayload(json: result.value)
+        case .failure(let error): throw error.sceneError
+        }
+    }
+
+    public func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
+        let params = try call.params.json()
+        guard let supervisor = attached.withLock({ $0 }) else { throw .notConnected(instance) }
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let running = supervisor.loop.execute {
+                guard let session = supervisor.value.session(of: instance) else { return continuation.resume(returning: false) }
+                session.notify(call.method, params: RawJSON(params))
+                continuation.resume(returning: true)
+            }
+            if !running { continuation.resume(returning: false) }
+        }
+        guard delivered else { throw .notConnected(instance) }
     }
 
     public func close(_ instance: InstanceID, force: Bool) async -> Bool {

@@ -130,7 +130,7 @@ struct ManifestReader {
         }
         checkKeys(
             members, at: path,
-            allowed: ["id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "restart"])
+            allowed: ["id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process", "restart"])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
         if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
             report("\(path).id", "\"\(id)\" must use only ASCII letters, digits, \"_\", \".\" and \"-\"")
@@ -168,13 +168,25 @@ struct ManifestReader {
         }
         let launch = readLaunch(members["launch"], at: "\(path).launch")
         let restart = readRestart(members["restart"], at: "\(path).restart")
-        if members["restart"] != nil, members["launch"] == nil {
-            report("\(path).restart", "only a scene with a launch command has processes to restart")
+        var inProcess = false
+        if let flag = members["in_process"] {
+            if case .bool(let value) = flag {
+                inProcess = value
+            } else {
+                report("\(path).in_process", "must be true or false")
+            }
         }
+        if inProcess, members["launch"] != nil {
+            report("\(path).in_process", "a scene runs in process or in a launched process, not both")
+        }
+        if members["restart"] != nil, members["launch"] == nil, !inProcess {
+            report("\(path).restart", "only a scene with a launch command or running in process has code to restart")
+        }
+        let hosting: SceneHosting = inProcess ? .inProcess : launch.map { .process($0) } ?? .virtual
         guard let kind else { return nil }
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,
-            launch: launch, restart: restart ?? .standard)
+            hosting: hosting, restart: restart ?? .standard)
     }
 
     private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {

@@ -185,10 +185,18 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public let claims: [SceneClaim<R>]
     /// Whether a registry restore brings its instances back.
     public let restore: Bool
-    /// How a coordinator starts the process behind each instance; nil for a virtual scene.
-    public let launch: LaunchSpec?
-    /// When that process is restarted after it ends.
+    /// Where the code of its instances runs: nowhere (virtual), in this process, or in a
+    /// process a coordinator starts.
+    public let hosting: SceneHosting
+    /// When the code behind an instance is restarted after it ends.
     public let restart: RestartPolicy
+
+    /// How a coordinator starts the process behind each instance; nil unless the scene's
+    /// hosting is `process`.
+    public var launch: LaunchSpec? {
+        if case .process(let spec) = hosting { return spec }
+        return nil
+    }
 
     /// Whether `id` can name a scene: non-empty ASCII letters, digits, `_`, `.` and `-`.
     public static func isValidID(_ id: String) -> Bool {
@@ -200,7 +208,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public init(
         id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
         scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
-        launch: LaunchSpec? = nil, restart: RestartPolicy = .standard
+        hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard
     ) {
         self.id = id
         self.kind = kind
@@ -209,7 +217,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.scope = scope
         self.claims = claims
         self.restore = restore
-        self.launch = launch
+        self.hosting = hosting
         self.restart = restart
     }
 }

@@ -17,7 +17,7 @@ extension SceneRegistry {
     // MARK: Closing
 
     /// Dismisses one instance; unless `force`, it is first asked to close (see
-    /// ``SceneLauncher/close(_:force:)``) and may refuse.
+    /// ``SceneBacking/close(_:force:)``) and may refuse.
     ///
     /// - Refused `close_vetoed` when it refuses, `not_open` when it is not open (also when
     ///   it went while it was asked).
@@ -30,7 +30,7 @@ extension SceneRegistry {
     /// ``dismiss(_:force:)`` as far as it goes now: done, unless the instance must be asked.
     public func beginDismiss(_ id: InstanceID, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
-            guard !force, let launcher, isLaunched(id), let record = book.records[id], record.phase != .opening else {
+            guard !force, let launcher = backing(of: id), let record = book.records[id], record.phase != .opening else {
                 return .done(.success(try dismissNow(id)))
             }
             return .waiting(RegistryWait { registry in
@@ -53,13 +53,15 @@ extension SceneRegistry {
     public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try instances(of: scene, value: value)
-            let asked = force ? [] : targets.filter { isLaunched($0) && book.records[$0]?.phase != .opening }
-            guard let launcher, !asked.isEmpty else {
+            let asked = force ? [] : targets.compactMap { id in
+                book.records[id]?.phase == .opening ? nil : backing(of: id).map { (id, $0) }
+            }
+            guard !asked.isEmpty else {
                 return .done(.success(dismissAll(targets, refused: [])))
             }
             return .waiting(RegistryWait { registry in
                 let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-                    for id in asked { group.addTask { (id, await launcher.close(id, force: false)) } }
+                    for (id, backing) in asked { group.addTask { (id, await backing.close(id, force: false)) } }
                     var refused = Set<InstanceID>()
                     for await (id, accepted) in group where !accepted { refused.insert(id) }
                     return refused
@@ -148,7 +150,12 @@ extension SceneRegistry {
 
     /// The open instances whose declaration has a launch command, with their phases.
     public func processInstances() -> [(id: InstanceID, phase: ScenePhase)] {
-        book.records.values.filter { declarationsByID[$0.id.scene]?.launch != nil }
+        instances(hosted: { if case .process = $0 { return true } else { return false } })
+    }
+
+    /// The open instances whose scene's hosting `matches`, with their phases.
+    func instances(hosted matches: (SceneHosting) -> Bool) -> [(id: InstanceID, phase: ScenePhase)] {
+        book.records.values.filter { declarationsByID[$0.id.scene].map { matches($0.hosting) } ?? false }
             .sorted { $0.id < $1.id }.map { ($0.id, $0.phase) }
     }
 }

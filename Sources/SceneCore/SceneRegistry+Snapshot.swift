@@ -221,5 +221,12 @@ extension SceneRegistry {
             // Re-checked against today's rules; a link that no longer waits is dropped.
             if case .pending(let link, _) = links.open(url) { log.emit(.linkPending(url: link.url)) }
         }
+        // In-process scenes come back without their behaviours, which start again now, as a
+        // coordinator starts the processes of restored process scenes.
+        if let host {
+            let hosted = instances(hosted: { $0 == .inProcess }).map(\.id)
+            for id in hosted { processDisconnected(id, exit: nil) }
+            host.adopt(hosted)
+        }
     }
 }

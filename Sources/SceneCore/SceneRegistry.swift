@@ -1,37 +1,6 @@
 public import SceneFlow
 public import SceneLinks
 
-/// Starts and stops whatever backs a scene instance (a process, in a coordinator).
-///
-/// Without a launcher, instances open at once. With one, an instance stays `opening`
-/// until ``launch(_:)`` returns; other requests go on meanwhile.
-public protocol SceneLauncher: Sendable {
-    /// Starts what backs `instance` and returns once it is ready.
-    ///
-    /// - Throws: ``RegistryRejection`` (such as `launch_failed`) when it cannot start; the
-    ///   instance is then dismissed and the open fails with that reason.
-    func launch(_ instance: InstanceID) async throws(RegistryRejection)
-
-    /// Stops what backs `instance`; called when it is dismissed, also while opening.
-    func stop(_ instance: InstanceID) async
-
-    /// Asks what backs `instance` whether it may close; `force` says it will close
-    /// whatever the answer. Answers `false` for a veto. The default accepts.
-    func close(_ instance: InstanceID, force: Bool) async -> Bool
-
-    /// Whether this launcher starts something for `instance`, whose scene declares
-    /// `spec` (nil: no launch command). When it does not, the instance opens at once
-    /// and is never asked to close, and none of the other methods is called for it. The
-    /// default launches every instance.
-    func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool
-}
-
-extension SceneLauncher {
-    public func close(_ instance: InstanceID, force: Bool) async -> Bool { true }
-
-    public func launches(_ instance: InstanceID, spec: LaunchSpec?) -> Bool { true }
-}
-
 /// What opening a scene did.
 public enum OpenOutcome<R: Route>: Hashable, Sendable {
     /// A new instance.
@@ -75,7 +44,12 @@ public actor SceneRegistry<R: Route> {
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
     let log = RegistryEventLog<R>()
-    let launcher: (any SceneLauncher)?
+    /// What backs the instances of `process` scenes; without it they are virtual.
+    let processes: (any SceneBacking)?
+    /// The behaviours of `inProcess` scenes.
+    let host: BehaviorHost<R>?
+    /// How long calls and close requests to in-process scenes wait.
+    public nonisolated let timeouts: SceneTimeouts
     /// Requests waiting for an opening instance to become ready.
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
 
@@ -93,15 +67,24 @@ public actor SceneRegistry<R: Route> {
     ///   event loop, so that a request is read, applied and answered on one thread.
     ///   Without one, the registry runs on the cooperative pool with an executor of its
     ///   own, which its instances share.
-    /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids or any link
-    ///   pattern diagnostic (the link build is strict).
+    /// - `behaviors`: the behaviour of each `inProcess` scene, by scene id; the registry
+    ///   makes one per instance and hosts it (see ``SceneBehavior``).
+    /// - `processes`: what backs the instances of `process` scenes (a coordinator's
+    ///   supervisor); without it, they are virtual.
+    /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids, any link pattern
+    ///   diagnostic (the link build is strict), an `inProcess` scene without a behaviour,
+    ///   or a behaviour for a scene that is not `inProcess`.
     public init(
         app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
-        launcher: (any SceneLauncher)? = nil, executor: (any SerialExecutor)? = nil
+        behaviors: [String: SceneBehaviorFactory<R>] = [:], processes: (any SceneBacking)? = nil,
+        timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         var byID: [String: SceneDeclaration<R>] = [:]
         var problems: [String] = []
+        for declaration in declarations where declaration.hosting == .inProcess && behaviors[declaration.id] == nil {
+            problems.append("scene \"\(declaration.id)\" runs in process: register a behaviour for it")
+        }
         for declaration in declarations {
             if byID[declaration.id] != nil { problems.append("duplicate scene id \"\(declaration.id)\"") }
             if !SceneDeclaration<R>.isValidID(declaration.id) {
@@ -126,17 +109,32 @@ public actor SceneRegistry<R: Route> {
             problems += error.diagnostics.map(\.description)
             links = try! LinkRouter(mappings: [], policy: linkPolicy, limits: linkLimits)
         }
+        for scene in behaviors.keys.sorted() where byID[scene]?.hosting != .inProcess {
+            problems.append(
+                byID[scene] == nil
+                    ? "a behaviour is registered for scene \"\(scene)\", which is not declared"
+                    : "a behaviour is registered for scene \"\(scene)\", which is not declared to run in process")
+        }
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app
         self.declarations = declarations
         self.declarationsByID = byID
-        self.launcher = launcher
+        self.processes = processes
+        self.timeouts = timeouts
+        self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts)
         self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive)
+        if let host {
+            host.attach(self)
+            log.observe { host.observe($0) }
+        }
     }
 
-    deinit { log.finish() }
+    deinit {
+        host?.clear()
+        log.finish()
+    }
 
     // MARK: Reading
 
@@ -345,20 +343,25 @@ public actor SceneRegistry<R: Route> {
         flush()
     }
 
-    /// Whether the launcher starts something for `id` (and is asked to stop it, and
-    /// whether it may close).
-    func isLaunched(_ id: InstanceID) -> Bool {
-        guard let launcher else { return false }
-        return launcher.launches(id, spec: declarationsByID[id.scene]?.launch)
+    /// What backs `id`, by its scene's hosting; nil for a virtual instance.
+    func backing(of id: InstanceID) -> (any SceneBacking)? {
+        switch declarationsByID[id.scene]?.hosting {
+        case .inProcess: return host
+        case .process: return processes
+        case .virtual, nil: return nil
+        }
     }
 
+    /// Whether something backs `id` (it is started, asked to close, and stopped).
+    func isLaunched(_ id: InstanceID) -> Bool { backing(of: id) != nil }
+
     /// Starts what backs the opening instance `id`. Answers `true` when there is nothing to
-    /// start: the instance is active already. Otherwise the launcher runs in a task of its
+    /// start: the instance is active already. Otherwise its backing runs in a task of its
     /// own and reports back, and the caller waits (``afterOpening(_:_:)``) like any joined
     /// open, so a dismiss answers it at once (`cancelled`) whatever the launcher does; a
     /// launch that completes for an instance dismissed meanwhile is stopped.
     func startLaunch(_ id: InstanceID) -> Bool {
-        guard isLaunched(id), let launcher else {
+        guard let launcher = backing(of: id) else {
             activate(id)
             return true
         }
@@ -379,7 +382,7 @@ public actor SceneRegistry<R: Route> {
     func launchFinished(_ id: InstanceID, _ result: Result<Void, RegistryRejection>) {
         guard let record = book.records[id] else {
             // Dismissed while starting: its waiters were answered; stop what did start.
-            if case .success = result, let launcher { Task { await launcher.stop(id) } }
+            if case .success = result, let launcher = backing(of: id) { Task { await launcher.stop(id) } }
             return
         }
         guard record.phase == .opening else { return }
@@ -420,7 +423,7 @@ public actor SceneRegistry<R: Route> {
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
                 waiter.resolve(.failure(failure ?? .cancelled(gone)))
             }
-            if isLaunched(gone), let launcher { Task { await launcher.stop(gone) } }
+            if let launcher = backing(of: gone) { Task { await launcher.stop(gone) } }
         }
         flush()
         return dismissed

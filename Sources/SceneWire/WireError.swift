@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneCore
 
 /// A JSON-RPC error object: `{"code", "message", "data"}`.
 ///
@@ -102,4 +103,14 @@ public enum WireReason {
     public static let notConnected = "not_connected"
     public static let callTimeout = "call_timeout"
     public static let reservedMethod = "reserved_method"
+}
+
+extension WireError: SceneErrorConvertible {
+    /// The same error object, for a scene's handler to throw.
+    public var sceneError: SceneError { SceneError(code: code, message: message, data: data) }
+
+    /// The error object a call between scenes failed with.
+    public init(_ error: SceneError) {
+        self.init(code: error.code, message: error.message, data: error.data)
+    }
 }

@@ -42,7 +42,7 @@ struct ManifestTests {
         (#"{"app":"a","scenes":[{"id":"x","kind":"volumn"}]}"#, #"scenes[0].kind: unknown kind "volumn" (expected window, volume or immersive)"#),
         (#"{"app":"a","scenes":[{"id":"x","kind":"window"},{"id":"x","kind":"window"}]}"#, #"scenes[1].id: duplicate scene id "x" (first at scenes[0])"#),
         (#"{"app":"a","scenes":[{"id":"v","kind":"volume"}]}"#, "scenes[0].size: a volume needs a size [width, height, depth] of positive numbers, in metres"),
-        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instnaces":"single"}]}"#, "scenes[0].instnaces: unknown key (expected id, kind, size, style, instances, scope, claims, links, restore, launch, restart)"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instnaces":"single"}]}"#, "scenes[0].instnaces: unknown key (expected id, kind, size, style, instances, scope, claims, links, restore, launch, in_process, restart)"),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","instances":{"max":0}}]}"#, "scenes[0].instances.max: must be a whole number of at least 1"),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","instances":"many"}]}"#, #"scenes[0].instances: must be "single", "perValue", "multiple" or {"max": n}"#),
         (#"{"app":"a","immersive":"queue","scenes":[]}"#, #"immersive: must be "reject" or "replace""#),

@@ -30,7 +30,7 @@ struct ProcessRulesTests {
         (#"{"launch": {"command": ["a"], "user": "root"}}"#, "scenes[0].launch.user: unknown key (expected command, env, cwd, timeout)"),
         (#"{"launch": {"command": ["a"]}, "restart": {"policy": "always"}}"#, #"scenes[0].restart.policy: must be "permanent", "transient" or "temporary""#),
         (#"{"launch": {"command": ["a"]}, "restart": {"maxRestarts": -1}}"#, "scenes[0].restart.maxRestarts: must be a whole number of at least 0"),
-        (#"{"restart": {"policy": "permanent"}}"#, "scenes[0].restart: only a scene with a launch command has processes to restart"),
+        (#"{"restart": {"policy": "permanent"}}"#, "scenes[0].restart: only a scene with a launch command or running in process has code to restart"),
     ])
     func launchMistakes(members: String, expected: String) {
         let text = #"{"app": "a", "scenes": [{"id": "w", "kind": "window", "#+"\(members.dropFirst())]}"
@@ -72,7 +72,7 @@ struct ProcessRulesTests {
 @Suite("Process-backed instances in the registry")
 struct RegistryProcessTests {
     /// Accepts a close unless the instance is in `refusing`.
-    final class VetoLauncher: SceneLauncher {
+    final class VetoLauncher: SceneBacking {
         let refusing: Set<InstanceID>
         init(refusing: Set<InstanceID>) { self.refusing = refusing }
         func launch(_ instance: InstanceID) async throws(RegistryRejection) {}
@@ -81,7 +81,7 @@ struct RegistryProcessTests {
     }
 
     private func registry(refusing: Set<InstanceID> = []) throws -> SceneRegistry<JSONValue> {
-        try SceneRegistry(manifest: .demo, launcher: VetoLauncher(refusing: refusing))
+        try demoRegistry(launcher: VetoLauncher(refusing: refusing))
     }
 
     @Test("a dead process leaves its instance disconnected with its path; its next hello brings it back as it was")

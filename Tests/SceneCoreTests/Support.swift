@@ -13,15 +13,30 @@ func demoManifest(_ edit: (inout [String: JSONValue]) -> Void = { _ in }) throws
     return try Manifest(json: .object(root))
 }
 
+/// The demo registry; with `launcher`, every scene runs in a process `launcher` backs.
 func demoRegistry(
-    _ edit: (inout [String: JSONValue]) -> Void = { _ in }, launcher: (any SceneLauncher)? = nil
+    _ edit: (inout [String: JSONValue]) -> Void = { _ in }, launcher: (any SceneBacking)? = nil
 ) throws -> SceneRegistry<JSONValue> {
-    try SceneRegistry(manifest: demoManifest(edit), launcher: launcher)
+    guard launcher != nil else { return try SceneRegistry(manifest: demoManifest(edit)) }
+    return try SceneRegistry(manifest: demoManifest { root in
+        edit(&root)
+        everySceneLaunched(&root)
+    }, processes: launcher)
+}
+
+/// Gives every scene of a manifest's JSON a launch command.
+func everySceneLaunched(_ root: inout [String: JSONValue]) {
+    guard case .array(let scenes)? = root["scenes"] else { return }
+    root["scenes"] = .array(scenes.map { scene in
+        guard case .object(var members) = scene else { return scene }
+        members["launch"] = ["command": ["scene-process"]]
+        return .object(members)
+    })
 }
 
 /// A launcher that holds every launch until the test releases it, so tests can act on an
 /// instance while it is still `opening`.
-final class GateLauncher: SceneLauncher {
+final class GateLauncher: SceneBacking {
     private struct State {
         var waiting: [InstanceID: CheckedContinuation<Bool, Never>] = [:]
         var launches: [InstanceID] = []
@@ -68,7 +83,7 @@ final class GateLauncher: SceneLauncher {
 }
 
 /// A launcher whose launches succeed at once (after a real suspension).
-struct InstantLauncher: SceneLauncher {
+struct InstantLauncher: SceneBacking {
     func launch(_ instance: InstanceID) async throws(RegistryRejection) {
         await Task.yield()
     }

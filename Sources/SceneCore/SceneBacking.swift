@@ -1,0 +1,58 @@
+/// Whatever backs the instances of a scene: starts and stops it, asks it to close, and
+/// carries calls to it.
+///
+/// A registry has one for each kind of hosting its declarations use (see
+/// ``SceneHosting``): the behaviours it hosts itself for `inProcess` scenes, and the one
+/// an embedding program gives for `process` scenes (a coordinator's supervisor). A
+/// `virtual` scene has none: its instances open at once, close without being asked, and
+/// calls to them are answered `not_connected`.
+public protocol SceneBacking: Sendable {
+    /// Starts what backs `instance` and returns once it is ready; the instance stays
+    /// `opening` until then, while other requests go on.
+    ///
+    /// - Throws: ``RegistryRejection`` (such as `launch_failed`) when it cannot start; the
+    ///   instance is then dismissed and the open fails with that reason.
+    func launch(_ instance: InstanceID) async throws(RegistryRejection)
+
+    /// Stops what backs `instance`; called once it is dismissed, also while opening.
+    func stop(_ instance: InstanceID) async
+
+    /// Asks what backs `instance` whether it may close; `force` says it will close
+    /// whatever the answer. Answers `false` for a veto. The default accepts.
+    func close(_ instance: InstanceID, force: Bool) async -> Bool
+
+    /// Carries `call` to `instance` and answers its result; `timeout` bounds the wait.
+    /// The default answers `not_connected`.
+    func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload
+
+    /// Delivers a notification to `instance`. The default answers `not_connected`.
+    func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError)
+}
+
+extension SceneBacking {
+    public func close(_ instance: InstanceID, force: Bool) async -> Bool { true }
+
+    public func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
+        throw .notConnected(instance)
+    }
+
+    public func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
+        throw .notConnected(instance)
+    }
+}
+
+/// How long a registry waits for the code behind an instance.
+public struct SceneTimeouts: Hashable, Sendable {
+    /// How long a call waits for its answer unless the caller says (default 10 s).
+    public var call: Duration
+    /// How long an instance has to answer an interactive close; no answer in time counts
+    /// as accepted (default 3 s).
+    public var close: Duration
+
+    public init(call: Duration = .seconds(10), close: Duration = .seconds(3)) {
+        self.call = call
+        self.close = close
+    }
+
+    public static let standard = SceneTimeouts()
+}

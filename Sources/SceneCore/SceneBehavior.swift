@@ -1,0 +1,112 @@
+public import SceneFlow
+
+/// The code of a scene: an actor the app writes, one per instance, that answers calls,
+/// hears its instance's changes, and acts through its ``SceneContext``.
+///
+/// The same type runs in process, beside the registry, or in a scene process of its own
+/// (SceneClient hosts it there): where it runs is the scene's declaration's choice, and
+/// neither the behaviour nor anyone calling it can tell the difference.
+///
+/// Every requirement has a default, so a behaviour implements only what it needs:
+/// - ``start(in:)`` runs before the instance becomes `active`; throwing from it fails
+///   the open (`launch_failed`), or, for a restart, counts as one more abnormal end.
+/// - ``answer(_:)`` answers `scene.call`s to this instance; the default answers -32601.
+///   A ``SceneError`` (or an error convertible to one, such as the wire's) it throws
+///   is the caller's error as it is; any other error is answered `scene_failed`.
+/// - ``receive(_:)`` takes `scene.notify`s.
+/// - ``flowChanged(to:)`` and ``phaseChanged(to:)`` report the instance's own changes,
+///   in order, each once, after ``start(in:)`` returned.
+/// - ``close(force:)`` is asked before an interactive close, and may refuse it; a forced
+///   close is only announced. ``stop()`` is the last thing it hears.
+public protocol SceneBehavior<R>: Actor {
+    /// What the instance's navigation steps show.
+    associatedtype R: Route = JSONValue
+
+    /// Starts the scene; the instance is `opening` until this returns.
+    func start(in context: SceneContext<R>) async throws
+
+    /// Answers a call to this instance.
+    func answer(_ call: SceneCall) async throws -> ScenePayload
+
+    /// Takes a notification to this instance.
+    func receive(_ notification: SceneCall) async
+
+    /// The instance's path changed.
+    func flowChanged(to path: [RouteStep<R>]) async
+
+    /// The instance's phase changed (it hears `active` once it is open).
+    func phaseChanged(to phase: ScenePhase) async
+
+    /// Whether the instance may close; `force` says it closes whatever the answer.
+    func close(force: Bool) async -> Bool
+
+    /// The instance is gone (dismissed, or the coordinator is shutting down).
+    func stop() async
+}
+
+extension SceneBehavior {
+    public func start(in context: SceneContext<R>) async throws {}
+
+    public func answer(_ call: SceneCall) async throws -> ScenePayload {
+        throw SceneError.methodNotFound(call.method)
+    }
+
+    public func receive(_ notification: SceneCall) async {}
+
+    public func flowChanged(to path: [RouteStep<R>]) async {}
+
+    public func phaseChanged(to phase: ScenePhase) async {}
+
+    public func close(force: Bool) async -> Bool { true }
+
+    public func stop() async {}
+}
+
+/// Who a behaviour is: handed to its factory when an instance of its scene starts.
+public struct SceneIdentity: Hashable, Sendable {
+    /// The instance.
+    public let instance: InstanceID
+    /// The value it was opened with (per-value scenes), if any.
+    public let value: JSONValue?
+    /// The executor of the registry (in a coordinator, its event loop). A behaviour whose
+    /// `unownedExecutor` returns it runs beside the registry: what it asks of the registry
+    /// and what the registry asks of it take no thread switch.
+    public let executor: UnownedSerialExecutor
+
+    public init(instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor) {
+        self.instance = instance
+        self.value = value
+        self.executor = executor
+    }
+
+    public static func == (lhs: SceneIdentity, rhs: SceneIdentity) -> Bool {
+        lhs.instance == rhs.instance && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(instance)
+        hasher.combine(value)
+    }
+}
+
+/// Makes the behaviour of one instance of a scene.
+public typealias SceneBehaviorFactory<R: Route> = @Sendable (SceneIdentity) -> any SceneBehavior<R>
+
+/// Where the code of a scene's instances runs, as its declaration says.
+public enum SceneHosting: Hashable, Sendable {
+    /// Nowhere: the instance lives only in the registry (its flow can still be driven).
+    case virtual
+    /// In this process: a ``SceneBehavior`` the program registered for the scene.
+    case inProcess
+    /// In a process a coordinator starts with this command.
+    case process(LaunchSpec)
+
+    /// `virtual`, `in_process` or `process`.
+    public var name: String {
+        switch self {
+        case .virtual: return "virtual"
+        case .inProcess: return "in_process"
+        case .process: return "process"
+        }
+    }
+}

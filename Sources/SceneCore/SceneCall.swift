@@ -1,0 +1,200 @@
+public import SceneFlow
+
+/// A call or notification to a scene: a method name and its params, as `scene.call` and
+/// `scene.notify` carry them.
+public struct SceneCall: Sendable {
+    /// The method: any name not beginning with `scene.` or `flow.` (those are the
+    /// coordinator's own).
+    public let method: String
+    /// The params.
+    public let params: ScenePayload
+
+    public init(method: String, params: ScenePayload = .empty) {
+        self.method = method
+        self.params = params
+    }
+
+    /// Whether `method` is one of the coordinator's own names, which no scene may be called by.
+    public static func isReserved(_ method: String) -> Bool {
+        method.hasPrefix("scene.") || method.hasPrefix("flow.")
+    }
+}
+
+/// The params or result of a call between scenes: a Swift value while the call stays in
+/// process, JSON once it crosses a socket.
+///
+/// - A value passed in process reaches the other side as the same value: decoding it as
+///   its own type is a cast, with no JSON made.
+/// - Decoding as another type, or a payload that came over the wire, goes through JSON, so
+///   both sides only have to agree on the JSON shape, as a process would.
+public struct ScenePayload: Sendable {
+    enum Storage: Sendable {
+        case json(JSONValue)
+        case value(any Encodable & Sendable)
+    }
+
+    let storage: Storage
+
+    /// `{}`.
+    public static let empty = ScenePayload(json: .object([:]))
+
+    /// A payload of JSON.
+    public init(json: JSONValue) {
+        storage = .json(json)
+    }
+
+    /// A payload of a Swift value, which becomes JSON only if it has to cross a socket.
+    public init(_ value: some Encodable & Sendable) {
+        if let json = value as? JSONValue {
+            storage = .json(json)
+        } else {
+            storage = .value(value)
+        }
+    }
+
+    /// The payload as a `T`: the value itself when it is one, else decoded from its JSON.
+    ///
+    /// - Throws: ``SceneError`` -32602 (invalid params) saying what does not fit.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws(SceneError) -> T {
+        switch storage {
+        case .value(let value):
+            if let same = value as? T { return same }
+            return try Self.decode(T.self, from: try json())
+        case .json(let json):
+            return try Self.decode(T.self, from: json)
+        }
+    }
+
+    /// The payload as JSON.
+    ///
+    /// - Throws: ``SceneError`` `scene_failed` when the value cannot be encoded (a
+    ///   non-finite number, say).
+    public func json() throws(SceneError) -> JSONValue {
+        switch storage {
+        case .json(let json):
+            return json
+        case .value(let value):
+            do {
+                return try JSONValue.encoded(value)
+            } catch {
+                throw .sceneFailed("the payload cannot be encoded as JSON: \(error)")
+            }
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws(SceneError) -> T {
+        do {
+            return try json.decoded(as: T.self)
+        } catch {
+            throw .invalidParams(String(describing: error))
+        }
+    }
+}
+
+/// Which instance a call goes to.
+public enum SceneTarget: Hashable, Sendable, CustomStringConvertible {
+    /// This instance.
+    case instance(InstanceID)
+    /// The most recently focused open instance of this scene, or its newest.
+    case scene(String)
+
+    public var description: String {
+        switch self {
+        case .instance(let id): return id.description
+        case .scene(let scene): return scene
+        }
+    }
+}
+
+/// Why a call between scenes failed: a JSON-RPC error object, the same whether the call
+/// stayed in process or crossed a socket.
+///
+/// - The coordinator's own failures are -32000 with `data.reason`: `not_open`,
+///   `not_connected`, `call_timeout`, `reserved_method`, `unknown_scene`, `scene_failed`.
+/// - A scene's own errors pass through unchanged.
+public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let code: Int
+    public let message: String
+    public let data: [String: JSONValue]
+
+    public init(code: Int, message: String, data: [String: JSONValue] = [:]) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// `data.reason`, when there is one.
+    public var reason: String? { data["reason"]?.stringValue }
+
+    public var description: String {
+        reason.map { "\(message) (\($0))" } ?? message
+    }
+
+    /// -32000 with `data.reason` `reason`.
+    public static func domain(reason: String, message: String, data: [String: JSONValue] = [:]) -> SceneError {
+        var data = data
+        data["reason"] = .string(reason)
+        return SceneError(code: -32000, message: message, data: data)
+    }
+
+    /// -32000 for a registry reason (`not_open`, `unknown_scene`, …).
+    public init(_ reason: some CodedReason) {
+        var data = reason.fields
+        data["reason"] = .string(reason.code)
+        self.init(code: -32000, message: reason.description, data: data)
+    }
+
+    /// -32601: the scene has no such method.
+    public static func methodNotFound(_ method: String) -> SceneError {
+        SceneError(code: -32601, message: "Method not found", data: ["method": .string(method)])
+    }
+
+    /// -32602: the params do not fit the method.
+    public static func invalidParams(_ detail: String) -> SceneError {
+        SceneError(code: -32602, message: "Invalid params", data: ["detail": .string(detail)])
+    }
+
+    /// `scene_failed`: the scene's handler threw an error that is not a call error.
+    public static func sceneFailed(_ detail: String) -> SceneError {
+        .domain(reason: "scene_failed", message: "the scene failed: \(detail)", data: ["detail": .string(detail)])
+    }
+
+    /// `not_connected`: the instance is open but nothing answers for it now.
+    public static func notConnected(_ instance: InstanceID) -> SceneError {
+        .domain(
+            reason: "not_connected", message: "\(instance) has no connected process",
+            data: ["instance": .string(instance.description)])
+    }
+
+    /// `call_timeout`: no answer in time.
+    public static func callTimeout(_ instance: InstanceID, method: String, after timeout: Duration) -> SceneError {
+        .domain(
+            reason: "call_timeout", message: "\(instance) did not answer \(method) within \(timeout)",
+            data: ["instance": .string(instance.description), "method": .string(method)])
+    }
+
+    /// `reserved_method`: names beginning with `scene.` or `flow.` are the coordinator's.
+    public static func reservedMethod(_ method: String) -> SceneError {
+        .domain(
+            reason: "reserved_method", message: "\(method): names that begin with scene. or flow. are the coordinator's own",
+            data: ["method": .string(method)])
+    }
+
+    /// What an error thrown by a scene's handler is answered as: a call error as it is
+    /// (also one that converts itself, such as the wire's error type), a coded reason as
+    /// -32000 with its reason, anything else `scene_failed` with its description.
+    public init(thrown error: any Error) {
+        switch error {
+        case let same as SceneError: self = same
+        case let convertible as any SceneErrorConvertible: self = convertible.sceneError
+        case let reason as any CodedReason: self.init(reason)
+        default: self = .sceneFailed(String(describing: error))
+        }
+    }
+}
+
+/// An error that stands for a JSON-RPC error object, answered as that object when a
+/// scene's handler throws it.
+public protocol SceneErrorConvertible: Error {
+    var sceneError: SceneError { get }
+}

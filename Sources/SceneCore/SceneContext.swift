@@ -1,0 +1,119 @@
+public import SceneFlow
+
+/// What a ``SceneBehavior`` can do, for its own instance: drive its flow, open, push and
+/// dismiss scenes, ask for routes, and call or notify any instance.
+///
+/// The same requests a scene process makes over its connection, with the same rules and
+/// the same errors: a behaviour reads the same whether it runs in process or in a process
+/// of its own. Every refusal is a ``SceneError``, the JSON-RPC error object the wire
+/// would carry (a registry refusal is -32000 with its `data.reason`).
+public struct SceneContext<R: Route>: Sendable {
+    /// The instance this behaviour is.
+    public let instance: InstanceID
+    /// The value it was opened with (per-value scenes), if any.
+    public let value: JSONValue?
+    let actions: any SceneActions<R>
+
+    package init(instance: InstanceID, value: JSONValue?, actions: any SceneActions<R>) {
+        self.instance = instance
+        self.value = value
+        self.actions = actions
+    }
+
+    // MARK: Its own flow
+
+    /// Applies `intent` to this instance's flow; answers its path afterwards.
+    ///
+    /// - Throws: the flow's refusal (`push_blocked_by_modal_tail`, …), or `not_open`.
+    @discardableResult
+    public func send(_ intent: FlowIntent<R>) async throws(SceneError) -> [RouteStep<R>] {
+        try await actions.send(intent, in: instance)
+    }
+
+    /// This instance's path.
+    public func path() async throws(SceneError) -> [RouteStep<R>] {
+        try await actions.path(of: instance)
+    }
+
+    /// Asks for `route` to be shown, from this instance, like a responder chain (see
+    /// ``SceneRegistry/route(_:from:)``); answers the instance where it landed.
+    @discardableResult
+    public func route(_ route: R) async throws(SceneError) -> InstanceID {
+        try await actions.route(route, from: instance)
+    }
+
+    // MARK: Scenes
+
+    /// Opens `scene` (or focuses the instance its policy picks); answers that instance.
+    @discardableResult
+    public func open(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
+        try await actions.open(scene, value: value)
+    }
+
+    /// Opens window `scene` in place of this instance, as visionOS's `pushWindow` does.
+    @discardableResult
+    public func push(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
+        try await actions.push(scene, value: value, from: instance)
+    }
+
+    /// Dismisses `target` (this instance when nil) and the windows pushed from it; an
+    /// instance other than this one is first asked unless `force`. Answers what went.
+    @discardableResult
+    public func dismiss(_ target: InstanceID? = nil, force: Bool = false) async throws(SceneError) -> [InstanceID] {
+        // A scene closing itself has decided already.
+        try await actions.dismiss(target ?? instance, force: force || target == nil || target == instance)
+    }
+
+    // MARK: Calls
+
+    /// Calls `method` on `target`, wherever its code runs, and answers its result.
+    ///
+    /// - Throws: `not_open`, `unknown_scene`, `not_connected` (nothing answers for it
+    ///   now), `call_timeout` after `timeout` (the default one when nil),
+    ///   `reserved_method`, or the target's own error as it answered it.
+    public func call(
+        _ target: SceneTarget, _ method: String, params: ScenePayload = .empty, timeout: Duration? = nil
+    ) async throws(SceneError) -> ScenePayload {
+        guard !SceneCall.isReserved(method) else { throw .reservedMethod(method) }
+        return try await actions.call(SceneCall(method: method, params: params), to: target, timeout: timeout)
+    }
+
+    /// Calls `method` on `target` with `params`, and answers its result as a `T`: in
+    /// process, values of the same types pass as they are, with no JSON made.
+    public func call<T: Decodable>(
+        _ target: SceneTarget, _ method: String, with params: some Encodable & Sendable, as type: T.Type = T.self,
+        timeout: Duration? = nil
+    ) async throws(SceneError) -> T {
+        try await call(target, method, params: ScenePayload(params), timeout: timeout).decode(T.self)
+    }
+
+    /// Sends `target` a notification: answered once it is delivered.
+    public func notify(_ target: SceneTarget, _ method: String, params: ScenePayload = .empty) async throws(SceneError) {
+        guard !SceneCall.isReserved(method) else { throw .reservedMethod(method) }
+        try await actions.notify(SceneCall(method: method, params: params), to: target)
+    }
+
+    // MARK: Ending
+
+    /// Ends this behaviour, as a process ends by exiting: cleanly when `error` is nil.
+    /// The scene's restart policy decides what follows (a restart makes a new behaviour
+    /// and starts it; the instance keeps its path).
+    public func end(throwing error: (any Error)? = nil) {
+        actions.end(instance, error: error)
+    }
+}
+
+/// Carries out what a ``SceneContext`` asks: the registry in process, a connection in a
+/// scene process.
+package protocol SceneActions<R>: Sendable {
+    associatedtype R: Route
+    func send(_ intent: FlowIntent<R>, in instance: InstanceID) async throws(SceneError) -> [RouteStep<R>]
+    func path(of instance: InstanceID) async throws(SceneError) -> [RouteStep<R>]
+    func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID
+    func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID
+    func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID
+    func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
+    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
+    func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
+    func end(_ instance: InstanceID, error: (any Error)?)
+}

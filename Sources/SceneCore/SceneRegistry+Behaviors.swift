@@ -1,0 +1,141 @@
+import SceneFlow
+
+extension SceneRegistry {
+    // MARK: Calls
+
+    /// Calls `call.method` on `target`, wherever its code runs, and answers its result:
+    /// an in-process scene's behaviour directly, a process scene through its connection.
+    ///
+    /// - Throws: `reserved_method`, `unknown_scene`, `not_open`, `not_connected` (a
+    ///   virtual instance, or nothing answering for it now), `call_timeout` after `timeout`
+    ///   (``SceneTimeouts/call`` when nil), or the target's own error as it answered it.
+    public nonisolated func call(
+        _ call: SceneCall, to target: SceneTarget, timeout: Duration? = nil
+    ) async throws(SceneError) -> ScenePayload {
+        guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
+        let wait = timeout ?? timeouts.call
+        guard wait > .zero else { throw .invalidParams("timeout: must be positive") }
+        // A running in-process behaviour is reached without a stop at the registry.
+        if case .instance(let id) = target, let host, let hosted = host.running(id) {
+            return try await host.call(call, on: hosted, instance: id, timeout: wait)
+        }
+        let (id, backing) = try await callee(target)
+        return try await backing.call(call, on: id, timeout: wait)
+    }
+
+    /// Delivers `call` to `target` as a notification, wherever its code runs; answers
+    /// once it is delivered (an in-process behaviour hears it in order with its changes).
+    ///
+    /// - Throws: `reserved_method`, `unknown_scene`, `not_open`, `not_connected`.
+    public nonisolated func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
+        guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
+        let (id, backing) = try await callee(target)
+        try await backing.notify(call, on: id)
+    }
+
+    /// The instance `target` names and what backs it.
+    private func callee(_ target: SceneTarget) throws(SceneError) -> (InstanceID, any SceneBacking) {
+        let id: InstanceID
+        switch target {
+        case .instance(let named):
+            guard book.records[named] != nil else { throw SceneError(RegistryRejection.notOpen(named.description)) }
+            id = named
+        case .scene(let scene):
+            do throws(RegistryRejection) {
+                id = try mostRecentInstance(of: scene)
+            } catch {
+                throw SceneError(error)
+            }
+        }
+        guard let backing = backing(of: id) else { throw .notConnected(id) }
+        return (id, backing)
+    }
+
+    /// Where the code of `id` runs, while it is open.
+    public nonisolated func hosting(of id: InstanceID) -> SceneHosting? {
+        declarationsByID[id.scene]?.hosting
+    }
+
+    // MARK: For the behaviour host
+
+    func recordedValue(of id: InstanceID) -> JSONValue? {
+        book.records[id]?.value
+    }
+
+    /// The behaviour of `id` (re)started: see ``processAttached(_:)``.
+    func attached(_ id: InstanceID) -> Result<InstanceInfo<R>, RegistryRejection> {
+        Result { () throws(RegistryRejection) in try processAttached(id) }
+    }
+}
+
+/// What a hosted behaviour's context asks, carried out by its registry.
+struct RegistryActions<R: Route>: SceneActions {
+    let host: BehaviorHost<R>
+    let instance: InstanceID
+    /// Which start of the instance this context was made for: an older behaviour's end
+    /// does not end a newer one.
+    let generation: Int
+
+    private func registry() throws(SceneError) -> SceneRegistry<R> {
+        guard let registry = host.registry else { throw .notConnected(instance) }
+        return registry
+    }
+
+    private func run<T>(_ body: () async throws(RegistryRejection) -> T) async throws(SceneError) -> T {
+        do throws(RegistryRejection) {
+            return try await body()
+        } catch {
+            throw SceneError(error)
+        }
+    }
+
+    func send(_ intent: FlowIntent<R>, in instance: InstanceID) async throws(SceneError) -> [RouteStep<R>] {
+        let registry = try registry()
+        let (outcome, path) = try await run { () throws(RegistryRejection) in
+            try await registry.withInstance(instance, for: "flow.send") { (instance) throws(RegistryRejection) in
+                (try instance.send(intent), instance.path)
+            }
+        }
+        if case .rejected(let reason) = outcome { throw SceneError(RegistryRejection.flow(reason)) }
+        return path
+    }
+
+    func path(of instance: InstanceID) async throws(SceneError) -> [RouteStep<R>] {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in
+            try await registry.withInstance(instance, for: "flow.path") { $0.path }
+        }
+    }
+
+    func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in try await registry.route(route, from: instance).instance.id }
+    }
+
+    func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in try await registry.open(scene, value: value).instance.id }
+    }
+
+    func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in try await registry.push(scene, value: value, from: from).id }
+    }
+
+    func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force) }
+    }
+
+    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
+        try await registry().call(call, to: target, timeout: timeout)
+    }
+
+    func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
+        try await registry().notify(call, to: target)
+    }
+
+    func end(_ instance: InstanceID, error: (any Error)?) {
+        host.ended(instance, generation: generation, error: error)
+    }
+}

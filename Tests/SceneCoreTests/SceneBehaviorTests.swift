@@ -1,0 +1,285 @@
+import SceneCore
+import SceneFlow
+import SceneSync
+import Testing
+
+/// An app's own routes: no JSON anywhere.
+enum Screen: Hashable, Codable, Sendable {
+    case list
+    case detail(Int)
+}
+
+/// A payload that counts how often it is encoded: in process it must never be.
+struct Counted: Codable, Sendable, Equatable {
+    static let encodings = Locked(0)
+    let number: Int
+
+    init(_ number: Int) { self.number = number }
+
+    func encode(to encoder: any Encoder) throws {
+        Counted.encodings.withLock { $0 += 1 }
+        var container = encoder.singleValueContainer()
+        try container.encode(number)
+    }
+
+    init(from decoder: any Decoder) throws {
+        number = try decoder.singleValueContainer().decode(Int.self)
+    }
+}
+
+/// What a behaviour heard, in order.
+final class Heard: Sendable {
+    let lines = Locked<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A scene that records what it hears and answers a few methods.
+actor Recorder: SceneBehavior {
+    typealias R = Screen
+    let heard: Heard
+    var context: SceneContext<Screen>?
+    let refuseClose: Bool
+
+    init(heard: Heard, refuseClose: Bool = false) {
+        self.heard = heard
+        self.refuseClose = refuseClose
+    }
+
+    func start(in context: SceneContext<Screen>) async throws {
+        self.context = context
+        heard.add("start \(context.instance)")
+    }
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        switch call.method {
+        case "double":
+            return ScenePayload(Counted(try call.params.decode(Counted.self).number * 2))
+        case "forward":
+            // Calls the scene named in the params, and answers what it answered.
+            let target = try call.params.decode(String.self)
+            return try await context!.call(.scene(target), "double", params: ScenePayload(Counted(21)))
+        case "boom":
+            struct Boom: Error, CustomStringConvertible { var description: String { "it broke" } }
+            throw Boom()
+        case "refuse":
+            throw SceneError.domain(reason: "out_of_paper", message: "no paper left")
+        case "hang":
+            try await Task.sleep(for: .seconds(3600))
+            return .empty
+        case "end":
+            context!.end(throwing: try call.params.decode(Bool.self) ? SceneError.sceneFailed("asked to fail") : nil)
+            return .empty
+        default:
+            throw SceneError.methodNotFound(call.method)
+        }
+    }
+
+    func receive(_ notification: SceneCall) async { heard.add("notify \(notification.method)") }
+    func flowChanged(to path: [RouteStep<Screen>]) async { heard.add("flow \(path.map(\.description))") }
+    func phaseChanged(to phase: ScenePhase) async { heard.add("phase \(phase.rawValue)") }
+
+    func close(force: Bool) async -> Bool {
+        heard.add("close force=\(force)")
+        return force || !refuseClose
+    }
+
+    func stop() async { heard.add("stop") }
+}
+
+/// A scene whose start fails.
+actor Broken: SceneBehavior {
+    typealias R = Screen
+    struct NoDisk: Error {}
+    func start(in context: SceneContext<Screen>) async throws { throw NoDisk() }
+}
+
+private func typedRegistry(
+    restart: RestartPolicy = .standard, timeouts: SceneTimeouts = .standard,
+    behaviors: [String: SceneBehaviorFactory<Screen>]
+) throws -> SceneRegistry<Screen> {
+    try SceneRegistry<Screen>(
+        app: "typed",
+        declarations: [
+            SceneDeclaration(id: "a", kind: .window, hosting: .inProcess, restart: restart),
+            SceneDeclaration(id: "b", kind: .window, hosting: .inProcess, restart: restart),
+            SceneDeclaration(id: "plain", kind: .window),
+        ],
+        behaviors: behaviors, timeouts: timeouts)
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+private func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
+private func callError(_ body: () async throws(SceneError) -> ScenePayload) async -> SceneError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("In-process scene behaviours")
+struct SceneBehaviorTests {
+    @Test("a typed call between in-process scenes passes its Swift values through, never encoding them")
+    func typedCallsMakeNoJSON() async throws {
+        let heard = Heard()
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: heard) }, "b": { _ in Recorder(heard: heard) }])
+        let a = try await registry.open("a").instance.id
+        _ = try await registry.open("b")
+        let before = Counted.encodings.withLock { $0 }
+        let answer = try await registry.call(SceneCall(method: "forward", params: ScenePayload("b")), to: .instance(a))
+        #expect(try answer.decode(Counted.self) == Counted(42))
+        #expect(Counted.encodings.withLock { $0 } == before)
+    }
+
+    @Test("a behaviour hears its own path and phase changes in order, each once, after its start")
+    func changesInOrder() async throws {
+        let heard = Heard()
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: heard) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        let b = try await registry.open("b").instance.id
+        let instance = try #require(await registry.instance(a))
+        try await instance.send(.push(.list))
+        try await instance.send(.push(.detail(7)))
+        try await instance.send(.pop)
+        try await registry.setPhase(a, .background)
+        // Another instance's changes are not this one's.
+        try await #require(await registry.instance(b)).send(.push(.list))
+        let expected = [
+            "start a-1", "phase active", "flow [\"push(list)\"]", "flow [\"push(list)\", \"push(detail(7))\"]",
+            "flow [\"push(list)\"]", "phase background",
+        ]
+        #expect(await eventually { heard.all.count >= expected.count })
+        // Anything more would have been delivered by the time the dismiss's stop is.
+        try await registry.dismiss(a, force: true)
+        #expect(await eventually { heard.all.last == "stop" })
+        #expect(heard.all == expected + ["close force=true", "stop"])
+    }
+
+    @Test("an interactive close is the behaviour's to refuse; a forced close is only announced, then it stops")
+    func vetoAndForce() async throws {
+        let heard = Heard()
+        let registry = try typedRegistry(behaviors: [
+            "a": { _ in Recorder(heard: heard, refuseClose: true) }, "b": { _ in Recorder(heard: heard) },
+        ])
+        let a = try await registry.open("a").instance.id
+        await #expect(throws: RegistryRejection.closeVetoed(a)) { try await registry.dismiss(a, force: false) }
+        #expect(await registry.instance(a) != nil)
+        let dismissed = try await registry.dismiss(a, force: true)
+        #expect(dismissed == [a])
+        #expect(await eventually { heard.all.last == "stop" })
+        #expect(heard.all.suffix(3) == ["close force=false", "close force=true", "stop"])
+    }
+
+    @Test("a behaviour whose start throws fails the open launch_failed, and the instance goes")
+    func startFailure() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Broken() }, "b": { _ in Broken() }])
+        do {
+            _ = try await registry.open("a")
+            Issue.record("the open succeeded")
+        } catch {
+            #expect(error.code == "launch_failed")
+        }
+        #expect(await registry.instance(InstanceID("a-1")!) == nil)
+    }
+
+    @Test("a handler's own call error is answered as it is; any other error is scene_failed with its description")
+    func handlerErrors() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        let own = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "refuse"), to: .instance(a)) }
+        #expect(own?.reason == "out_of_paper")
+        let failed = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "boom"), to: .instance(a)) }
+        #expect(failed?.code == -32000)
+        #expect(failed?.reason == "scene_failed")
+        #expect(failed?.data["detail"] == "it broke")
+        let missing = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "nope"), to: .instance(a)) }
+        #expect(missing?.code == -32601)
+    }
+
+    @Test("calls are refused not_open, not_connected, reserved_method or call_timeout as the case is")
+    func callRefusals() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        let plain = try await registry.open("plain").instance.id
+        let gone = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(InstanceID("b-9")!)) }
+        #expect(gone?.reason == "not_open")
+        let virtual = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(plain)) }
+        #expect(virtual?.reason == "not_connected")
+        let reserved = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "scene.x"), to: .instance(a)) }
+        #expect(reserved?.reason == "reserved_method")
+        let unknown = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .scene("nowhere")) }
+        #expect(unknown?.reason == "unknown_scene")
+        let slow = await callError { () throws(SceneError) in
+            try await registry.call(SceneCall(method: "hang"), to: .instance(a), timeout: .milliseconds(50))
+        }
+        #expect(slow?.reason == "call_timeout")
+        #expect(slow?.data["method"] == "hang")
+    }
+
+    @Test("a behaviour that ends with an error is restarted by its policy, keeping its path; past the policy's limit it is dismissed")
+    func restartPolicy() async throws {
+        let heard = Heard()
+        let starts = Locked(0)
+        let registry = try typedRegistry(
+            restart: RestartPolicy(mode: .transient, maxRestarts: 1, withinSeconds: 60),
+            behaviors: [
+                "a": { _ in
+                    starts.withLock { $0 += 1 }
+                    return Recorder(heard: heard)
+                },
+                "b": { _ in Recorder(heard: heard) },
+            ])
+        let a = try await registry.open("a").instance.id
+        try await #require(await registry.instance(a)).send(.push(.list))
+        let (_, events) = registry.subscribe()
+        _ = try await registry.call(SceneCall(method: "end", params: ScenePayload(true)), to: .instance(a))
+        var seen: [String] = []
+        for await event in events {
+            seen.append(event.event.type)
+            if event.event.type == "scene.restarted" { break }
+        }
+        #expect(seen.first == "scene.disconnected")
+        #expect(seen.last == "scene.restarted")
+        #expect(starts.withLock { $0 } == 2)
+        #expect(try await registry.info(a).path == [.push(.list)])
+        // Its second abnormal end within the window is one more than the policy allows.
+        #expect(await eventually { await registry.hostingRunning(a) })
+        _ = try await registry.call(SceneCall(method: "end", params: ScenePayload(true)), to: .instance(a))
+        #expect(await eventually { await registry.instance(a) == nil })
+    }
+
+    @Test("a behaviour registered for a scene that does not run in process, or a scene without one, is a configuration error")
+    func configuration() throws {
+        #expect(throws: RegistryConfigurationError.self) {
+            try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }])
+        }
+        #expect(throws: RegistryConfigurationError.self) {
+            try typedRegistry(behaviors: [
+                "a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) },
+                "plain": { _ in Recorder(heard: Heard()) },
+            ])
+        }
+    }
+}
+
+extension SceneRegistry {
+    /// Whether `id` has a running behaviour that answers calls.
+    func hostingRunning(_ id: InstanceID) async -> Bool {
+        do {
+            _ = try await call(SceneCall(method: "nope"), to: .instance(id))
+        } catch {
+            return error.reason != "not_connected"
+        }
+        return true
+    }
+}
