@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "link-tour", targets: ["link-tour"]),
         .executable(name: "scene-tour", targets: ["scene-tour"]),
         .executable(name: "swift-scene", targets: ["swift-scene"]),
+        .executable(name: "mixed-app", targets: ["mixed-app"]),
         .executable(name: "link-bench", targets: ["link-bench"]),
         .executable(name: "registry-bench", targets: ["registry-bench"]),
         .executable(name: "wire-bench", targets: ["wire-bench"]),
@@ -42,7 +43,8 @@ let package = Package(
             name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .target(
-            name: "SceneClient", dependencies: ["SceneFlow", "SceneWire", "SceneSocket", "SceneSync"], swiftSettings: strictSwift),
+            name: "SceneClient", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
+            swiftSettings: strictSwift),
         .executableTarget(
             name: "scenectl",
             dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync"],
@@ -61,9 +63,15 @@ let package = Package(
         .executableTarget(
             name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
             swiftSettings: strictSwift),
-        .executableTarget(
-            name: "swift-scene", dependencies: ["SceneClient", "SceneFlow", "SceneWire", "SceneSync"], path: "Examples/swift-scene",
+        .target(
+            name: "NotebookScene", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/notebook-scene",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "swift-scene", dependencies: ["SceneClient", "NotebookScene"], path: "Examples/swift-scene",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "mixed-app", dependencies: ["SceneCoordinator", "SceneCore", "SceneFlow", "SceneClient", "NotebookScene"],
+            path: "Examples/mixed-app", swiftSettings: strictSwift),
         .executableTarget(
             name: "link-bench", dependencies: ["SceneLinks", "BenchSupport"], path: "Benchmarks/link-bench",
             swiftSettings: strictSwift),
@@ -92,7 +100,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
-                "swift-scene",
+                "swift-scene", "mixed-app", "NotebookScene",
             ],
             swiftSettings: strictSwift),
         .testTarget(

@@ -122,7 +122,10 @@ class Scene:
             call = {"to": params.get("to"), "method": params.get("method")}
             if "params" in params:
                 call["params"] = params["params"]
-            return self.call("scene.call", call)
+            self.log(f"relay → {json.dumps(call['to'])}: {call['method']}")
+            answer = self.call("scene.call", call)
+            self.log(f"relay ← {json.dumps(call['to'])}: {json.dumps(answer)}")
+            return answer
         raise RemoteError({"code": -32601, "message": "Method not found", "data": {"method": method}})
 
     def run(self):

@@ -179,8 +179,9 @@ public final class Coordinator: Sendable {
     }
 
     /// Shuts down in order: the state is written, every scene process is closed in stages
-    /// (without dismissing its instance), the state is written again without processes,
-    /// then the coordinator stops. Later calls wait for the first.
+    /// and every in-process behaviour stopped (without dismissing their instances), the
+    /// state is written again without processes, then the coordinator stops. Later calls
+    /// wait for the first.
     public func shutdown() async {
         guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else {
             await waitUntilStopped()
@@ -198,6 +199,7 @@ public final class Coordinator: Sendable {
             let running = loop.execute { supervisor.value.stopAll { continuation.resume() } }
             if !running { continuation.resume() }
         }
+        await registry.stopBehaviors()
         // The instances are kept (closing their processes dismissed none); no process runs.
         // Taken now: requests answered while the scenes closed are in it.
         if let writer, saved != nil {

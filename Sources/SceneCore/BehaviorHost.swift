@@ -231,6 +231,29 @@ final class BehaviorHost<R: Route>: SceneBacking {
         }
     }
 
+    /// Stops every behaviour without dismissing its instance (the program is shutting
+    /// down): each hears a forced close, then its stop; returns once all have.
+    func stopAll() async {
+        let all = state.withLock { state -> [Hosted] in
+            defer {
+                state.hosted.removeAll()
+                state.running.removeAll()
+            }
+            return Array(state.hosted.values)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for hosted in all {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        hosted.mailbox.post(.closing)
+                        hosted.mailbox.post(.stop)
+                        hosted.mailbox.post(.done { continuation.resume() })
+                    }
+                }
+            }
+        }
+    }
+
     /// Lets go of every behaviour (the registry is gone).
     func clear() {
         state.withLock { state in
@@ -249,6 +272,8 @@ final class Mailbox<R: Route>: Sendable {
         case notification(SceneCall)
         case closing
         case stop
+        /// Runs once everything before it was delivered.
+        case done(@Sendable () -> Void)
     }
 
     private struct State {
@@ -268,6 +293,7 @@ final class Mailbox<R: Route>: Sendable {
             case .notification(let call): await behavior.receive(call)
             case .closing: _ = await behavior.close(force: true)
             case .stop: await behavior.stop()
+            case .done(let body): body()
             }
         }
     }

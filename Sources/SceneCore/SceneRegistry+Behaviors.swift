@@ -56,6 +56,13 @@ extension SceneRegistry {
         declarationsByID[id.scene]?.hosting
     }
 
+    /// Stops every in-process behaviour without dismissing its instance, as a shutting
+    /// down coordinator stops its scene processes: each hears a forced close, then its
+    /// stop. Returns once all have. A registry restored from a snapshot starts them again.
+    public nonisolated func stopBehaviors() async {
+        await host?.stopAll()
+    }
+
     // MARK: For the behaviour host
 
     func recordedValue(of id: InstanceID) -> JSONValue? {

@@ -1,0 +1,91 @@
+// A notebook scene: one behaviour type that runs in process (mixed-app hosts it beside
+// its coordinator) or in a scene process of its own (swift-scene), unchanged.
+//
+// It answers `title` and `echo`, keeps a draft that makes it refuse an interactive close
+// until it is saved (`edit`, `save`), passes a call on to another scene (`relay`, as the
+// Python scene does), and reports its path and phase changes to `log`.
+public import SceneCore
+public import SceneFlow
+
+/// What a notebook answers to `relay`: a call it makes to another scene on the caller's
+/// behalf.
+public struct RelayRequest: Codable, Sendable {
+    /// An instance id, or `{"scene": id}`.
+    public var to: JSONValue
+    public var method: String
+    public var params: JSONValue?
+
+    public init(to: JSONValue, method: String, params: JSONValue? = nil) {
+        self.to = to
+        self.method = method
+        self.params = params
+    }
+}
+
+public actor Notebook: SceneBehavior {
+    public let title: String
+    private let log: @Sendable (String) -> Void
+    private var unsaved = false
+    private var context: SceneContext<JSONValue>?
+
+    public init(title: String, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.title = title
+        self.log = log
+    }
+
+    public func start(in context: SceneContext<JSONValue>) async throws {
+        self.context = context
+        log("started as \(context.instance)")
+    }
+
+    public func answer(_ call: SceneCall) async throws -> ScenePayload {
+        switch call.method {
+        case "title":
+            return ScenePayload(json: ["title": .string(title)])
+        case "echo":
+            return call.params
+        case "edit":
+            unsaved = true
+            return ScenePayload(json: ["unsaved": true])
+        case "save":
+            unsaved = false
+            return ScenePayload(json: ["unsaved": false])
+        case "relay":
+            let request = try call.params.decode(RelayRequest.self)
+            guard let context else { throw SceneError.sceneFailed("not started") }
+            let target: SceneTarget
+            if let scene = request.to["scene"]?.stringValue {
+                target = .scene(scene)
+            } else if let id = request.to.stringValue.flatMap(InstanceID.init) {
+                target = .instance(id)
+            } else {
+                throw SceneError.invalidParams("to: an instance id or {\"scene\": id}")
+            }
+            log("\(context.instance) → \(target): \(request.method)")
+            let answer = try await context.call(target, request.method, params: ScenePayload(json: request.params ?? [:]))
+            log("\(context.instance) ← \(target): \(try answer.json())")
+            return answer
+        default:
+            throw SceneError.methodNotFound(call.method)
+        }
+    }
+
+    public func flowChanged(to path: [RouteStep<JSONValue>]) async {
+        log("path is now \(path.map(\.description))")
+    }
+
+    public func phaseChanged(to phase: ScenePhase) async {
+        log("phase is now \(phase.rawValue)")
+    }
+
+    public func close(force: Bool) async -> Bool {
+        // A forced close cannot be refused; an interactive one can, while edits are unsaved.
+        let accepted = force || !unsaved
+        log(accepted ? "closing" : "refusing to close: unsaved edits")
+        return accepted
+    }
+
+    public func stop() async {
+        log("stopped")
+    }
+}
