@@ -26,6 +26,19 @@ enum DefaultApp {
         return (try? Manifest(json: .object(root))) ?? Manifest.demo
     }
 
+    /// The demo's manifest: ``manifest(arguments:)`` and one scene that runs in process, in
+    /// `scenectl` itself (``Assistant``).
+    static func demoManifest(arguments: [String] = []) -> Manifest {
+        let base = manifest(arguments: arguments)
+        guard case .object(var root) = base.json, case .array(var scenes)? = root["scenes"] else { return base }
+        scenes.append(["id": "assistant", "kind": "window", "instances": "single", "in_process": true])
+        root["scenes"] = .array(scenes)
+        return (try? Manifest(json: .object(root))) ?? base
+    }
+
+    /// The behaviours of the demo's in-process scenes.
+    static let demoBehaviors: [String: SceneBehaviorFactory<JSONValue>] = ["assistant": { _ in Assistant() }]
+
     private static func title(of scene: String) -> String {
         switch scene {
         case "main": return "Main window"

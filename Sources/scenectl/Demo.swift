@@ -34,7 +34,9 @@ enum Demo {
         configuration.heartbeatInterval = .seconds(1)
         let coordinator: Coordinator
         do {
-            coordinator = try await Coordinator.start(manifest: DefaultApp.manifest(arguments: ["--quiet"]), configuration: configuration)
+            coordinator = try await Coordinator.start(
+                manifest: DefaultApp.demoManifest(arguments: ["--quiet"]), behaviors: DefaultApp.demoBehaviors,
+                configuration: configuration)
         } catch {
             standardError("scenectl: cannot start the demo coordinator: \(error)")
             return .failure
@@ -117,6 +119,14 @@ enum Demo {
                 say("notes-1 asks the most recent viewer for its title (scene.call) → \(answer["title"]?.stringValue ?? answer.description)")
                 let echo = try await connection.callScene(.scene("main"), method: "echo", params: ["hello": "main"])
                 say("echo through the coordinator to main → \(echo)")
+            }
+            try await section("A scene process calls a scene whose code runs in process, inside the coordinator") {
+                let opened = try await connection.open("assistant")
+                say("open assistant → \(opened.outcome) \(opened.instance.id) (in process: an actor in scenectl itself)")
+                let answer = try await connection.callScene(
+                    .instance("notes-1"), method: "relay",
+                    params: ["to": ["scene": "assistant"], "method": "greet", "params": ["name": "notes-1"]])
+                say("notes-1 (a process) asks the assistant to greet it (scene.call) → \(answer["greeting"]?.stringValue ?? answer.description)")
             }
             try await section("A scene process killed with SIGKILL comes back with its path") {
                 _ = try await connection.send(.push(.object(["screen": "draft", "id": 7])), to: "notes-1")

@@ -154,7 +154,8 @@ final class EventLog: Sendable {
 /// Runs `body` against a coordinator serving ``processManifest(extra:)`` in a temporary
 /// folder; afterwards stops it and checks that no process it spawned is left.
 func withProcesses<T>(
-    extra: [String] = [], configure: (inout CoordinatorConfiguration) -> Void = { _ in },
+    extra: [String] = [], behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+    configure: (inout CoordinatorConfiguration) -> Void = { _ in },
     _ body: (ProcessHarness) async throws -> T
 ) async throws -> T {
     try await withTemporaryFolder { folder in
@@ -163,7 +164,7 @@ func withProcesses<T>(
         configuration.closeGrace = .milliseconds(500)
         configuration.terminateGrace = .milliseconds(500)
         configure(&configuration)
-        let coordinator = try await Coordinator.start(manifest: manifest, configuration: configuration)
+        let coordinator = try await Coordinator.start(manifest: manifest, behaviors: behaviors, configuration: configuration)
         let events = EventLog()
         var spawned: [Int32] = []
         defer {

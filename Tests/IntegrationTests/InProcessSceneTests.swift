@@ -1,0 +1,140 @@
+import Foundation
+import NotebookScene
+import SceneClient
+import SceneCoordinator
+import SceneCore
+import SceneFlow
+import SceneWire
+import Testing
+
+/// In-process scenes beside the process scenes of ``processManifest(extra:)``.
+private let inProcessScenes = [
+    #"{"id": "left", "kind": "window", "in_process": true}"#,
+    #"{"id": "right", "kind": "window", "in_process": true}"#,
+    #"{"id": "nb", "kind": "window", "in_process": true}"#,
+    #"{"id": "odd", "kind": "window", "in_process": true}"#,
+]
+
+/// A behaviour that fails its calls in the ways a scene can.
+private actor Odd: SceneBehavior {
+    struct Jammed: Error, CustomStringConvertible { var description: String { "the gears jammed" } }
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        switch call.method {
+        case "jam": throw Jammed()
+        case "refuse": throw WireError.domain(reason: "out_of_paper", message: "no paper left", data: ["tray": 2])
+        case "hang":
+            try await Task.sleep(for: .seconds(3600))
+            return .empty
+        default: throw SceneError.methodNotFound(call.method)
+        }
+    }
+}
+
+private let behaviors: [String: SceneBehaviorFactory<JSONValue>] = [
+    "left": { _ in Notebook(title: "Left") },
+    "right": { _ in Notebook(title: "Right") },
+    // The same title as the `swift` scene process, which runs the same type.
+    "nb": { _ in Notebook(title: "Swift") },
+    "odd": { _ in Odd() },
+]
+
+private func withMixedScenes<T>(_ body: (ProcessHarness) async throws -> T) async throws -> T {
+    try await withProcesses(extra: inProcessScenes, behaviors: behaviors, body)
+}
+
+/// The answer to a `scene.call`, or its error object, as the wire carried it.
+private func outcome(_ control: SceneConnection, _ target: CallTarget, _ method: String, _ params: JSONValue? = nil) async -> JSONValue {
+    do {
+        return ["result": try await control.callScene(target, method: method, params: params, timeout: 10)]
+    } catch {
+        guard case .remote(let wire) = error else { return ["client": .string(error.description)] }
+        return ["error": wire.json]
+    }
+}
+
+@Suite("In-process scenes over the wire")
+struct InProcessSceneTests {
+    @Test("calls go round a ring of in-process and process scenes, in both directions")
+    func ring() async throws {
+        try await withMixedScenes { harness in
+            for scene in ["left", "right", "py"] { _ = try await harness.control.open(scene) }
+            // in process → a process → in process
+            let forward = try await harness.control.callScene(
+                .scene("left"), method: "relay",
+                params: ["to": ["scene": "py"], "method": "relay", "params": ["to": ["scene": "right"], "method": "title"]])
+            #expect(forward == ["title": "Right"])
+            // a process → in process → a process
+            let backward = try await harness.control.callScene(
+                .scene("py"), method: "relay",
+                params: ["to": ["scene": "left"], "method": "relay", "params": ["to": ["scene": "py"], "method": "title"]])
+            #expect(backward == ["title": "Python"])
+        }
+    }
+
+    @Test("one behaviour type answers the same calls the same way in process and in a process of its own")
+    func sameBothWays() async throws {
+        try await withMixedScenes { harness in
+            let inProcess = try await harness.control.open("nb").instance.id
+            let process = try await harness.control.open("swift").instance.id
+            let calls: [(String, JSONValue?)] = [("title", nil), ("echo", ["n": 7, "list": [1, "two"]]), ("teleport", nil), ("relay", ["to": 5])]
+            for (method, params) in calls {
+                let here = await outcome(harness.control, .instance(inProcess), method, params)
+                let there = await outcome(harness.control, .instance(process), method, params)
+                #expect(here == there, "\(method)")
+            }
+            // Unsaved edits veto an interactive close, either way.
+            for id in [inProcess, process] {
+                _ = try await harness.control.callScene(.instance(id), method: "edit")
+                #expect(await refusal { _ = try await harness.control.dismiss(instance: id, force: false) } == "close_vetoed")
+                _ = try await harness.control.callScene(.instance(id), method: "save")
+                _ = try await harness.control.dismiss(instance: id, force: false)
+            }
+        }
+    }
+
+    @Test("a handler's own error is answered as it threw it; any other is scene_failed; one that never answers is call_timeout")
+    func failures() async throws {
+        try await withMixedScenes { harness in
+            _ = try await harness.control.open("odd")
+            let jammed = await outcome(harness.control, .scene("odd"), "jam")
+            #expect(jammed["error"]?["code"] == -32000)
+            #expect(jammed["error"]?["data"]?["reason"] == "scene_failed")
+            #expect(jammed["error"]?["data"]?["detail"] == "the gears jammed")
+            let refused = await outcome(harness.control, .scene("odd"), "refuse")
+            #expect(refused["error"] == ["code": -32000, "message": "no paper left", "data": ["reason": "out_of_paper", "tray": 2]])
+            let missing = await outcome(harness.control, .scene("odd"), "nope")
+            #expect(missing["error"]?["code"] == -32601)
+            #expect(await refusal { _ = try await harness.control.callScene(.scene("odd"), method: "hang", timeout: 0.2) } == "call_timeout")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("odd-9"), method: "jam") } == "not_open")
+        }
+    }
+
+    @Test("a scene process calls an in-process scene as it calls a process, and the reverse")
+    func processCallsInProcess() async throws {
+        try await withMixedScenes { harness in
+            _ = try await harness.control.open("left")
+            _ = try await harness.control.open("ctl")
+            let fromProcess = try await harness.control.callScene(
+                .scene("ctl"), method: "relay", params: ["to": ["scene": "left"], "method": "echo", "params": ["x": 1]])
+            #expect(fromProcess == ["x": 1])
+            let toProcess = try await harness.control.callScene(
+                .scene("left"), method: "relay", params: ["to": ["scene": "ctl"], "method": "title"])
+            #expect(toProcess == ["title": "Ctl"])
+        }
+    }
+}
+
+@Suite("The mixed-app example")
+struct MixedAppExampleTests {
+    @Test("mixed-app runs its ring of in-process and process scenes and exits 0 with each answer")
+    func runs() async throws {
+        let child = try ChildProcess([], executable: builtExecutable("mixed-app"))
+        defer { child.kill() }
+        let code = await child.wait()
+        let output = child.standardOutput
+        #expect(code == 0, "\(child.standardError)")
+        #expect(output.contains(#"answer: {"title":"Right (in process)"}"#))
+        #expect(output.contains(#"answer: {"title":"Python (a process)"}"#))
+    }
+}
