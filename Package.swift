@@ -29,6 +29,7 @@ let package = Package(
         .executable(name: "registry-bench", targets: ["registry-bench"]),
         .executable(name: "wire-bench", targets: ["wire-bench"]),
         .executable(name: "scene-bench", targets: ["scene-bench"]),
+        .executable(name: "behavior-bench", targets: ["behavior-bench"]),
         .executable(name: "soak", targets: ["soak"]),
     ],
     targets: [
@@ -86,6 +87,9 @@ let package = Package(
             name: "scene-bench",
             dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/scene-bench", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "BenchSupport"],
+            path: "Benchmarks/behavior-bench", swiftSettings: strictSwift),
         .executableTarget(
             name: "soak", dependencies: ["SceneFlow", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
             swiftSettings: strictSwift),

@@ -18,20 +18,20 @@ final class BehaviorHost<R: Route>: SceneBacking {
             self.mailbox = Mailbox(behavior)
         }
 
-        /// Answers `call` on the behaviour, in a task of its own.
-        func answer(_ call: SceneCall) async -> PendingAnswer.Answer {
-            do {
-                return .success(try await behavior.answer(call))
-            } catch {
-                return .failure(SceneError(thrown: error))
+        /// How the behaviour answers a call.
+        var answering: Callees.Answering {
+            { [behavior] call in
+                do {
+                    return .success(try await behavior.answer(call))
+                } catch {
+                    return .failure(SceneError(thrown: error))
+                }
             }
         }
     }
 
     private struct State {
         var hosted: [InstanceID: Hosted] = [:]
-        /// Whether a started behaviour still runs (its start returned, it did not end).
-        var running: Set<InstanceID> = []
         var histories: [InstanceID: RestartHistory] = [:]
         var generations: [InstanceID: Int] = [:]
         var registry = Weak()
@@ -44,7 +44,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
     let factories: [String: SceneBehaviorFactory<R>]
     let timeouts: SceneTimeouts
     private let state = Locked(State())
-    private let deadlines = CallDeadlines()
+    /// The running behaviours (their start returned, they did not end), for calls.
+    let callees = Callees()
     private let started = ContinuousClock.now
 
     init(factories: [String: SceneBehaviorFactory<R>], timeouts: SceneTimeouts) {
@@ -60,7 +61,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     /// The running behaviour of `instance`, if there is one.
     func running(_ instance: InstanceID) -> Hosted? {
-        state.withLock { $0.running.contains(instance) ? $0.hosted[instance] : nil }
+        guard callees.callee(instance) != nil else { return nil }
+        return state.withLock { $0.hosted[instance] }
     }
 
     // MARK: Changes
@@ -102,7 +104,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let hosted = Hosted(behavior: factory(identity), generation: generation)
         state.withLock { $0.hosted[instance] = hosted }
         let context = SceneContext<R>(
-            instance: instance, value: value, actions: RegistryActions(host: self, instance: instance, generation: generation))
+            instance: instance, value: value, actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
         do {
             try await hosted.behavior.start(in: context)
         } catch {
@@ -113,7 +115,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         }
         let current = state.withLock { state -> Bool in
             guard state.hosted[instance] === hosted else { return false }
-            state.running.insert(instance)
+            callees.set(instance, hosted.answering)
             return true
         }
         // Stopped while it started: it hears its stop after its start.
@@ -124,7 +126,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func stop(_ instance: InstanceID) async {
         let hosted = state.withLock { state -> Hosted? in
-            state.running.remove(instance)
+            callees.set(instance, nil)
             state.histories[instance] = nil
             return state.hosted.removeValue(forKey: instance)
         }
@@ -135,37 +137,19 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func close(_ instance: InstanceID, force: Bool) async -> Bool {
         guard let hosted = running(instance) else { return true }
-        let answer = PendingAnswer()
-        let result = await answer.wait {
-            deadlines.enter(answer, instance: instance, method: "scene.close", timeout: timeouts.close)
-            Task {
-                let accepted = await hosted.behavior.close(force: force)
-                answer.resolve(.success(ScenePayload(json: .bool(accepted))))
-            }
-        }
-        deadlines.leave(answer)
+        let behavior = hosted.behavior
+        // Asked as a call is made, so that no answer within the grace time is one too.
+        let answer = try? await callees.call(
+            SceneCall(method: "scene.close"), on: { _ in .success(ScenePayload(json: .bool(await behavior.close(force: force)))) },
+            instance: instance, method: "scene.close", timeout: timeouts.close)
         // No answer in time counts as accepted; a forced close cannot be refused.
-        guard case .success(let payload) = result, !force else { return true }
-        return (try? payload.json()) != .bool(false)
+        guard let answer, !force else { return true }
+        return (try? answer.json()) != .bool(false)
     }
 
     func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
-        guard let hosted = running(instance) else { throw .notConnected(instance) }
-        return try await self.call(call, on: hosted, instance: instance, timeout: timeout)
-    }
-
-    /// Carries `call` to a running behaviour: it answers in a task of its own, so that a
-    /// behaviour that never answers is `call_timeout` after `timeout`, as a process is.
-    func call(_ call: SceneCall, on hosted: Hosted, instance: InstanceID, timeout: Duration) async throws(SceneError)
-        -> ScenePayload
-    {
-        let answer = PendingAnswer()
-        let result = await answer.wait {
-            deadlines.enter(answer, instance: instance, method: call.method, timeout: timeout)
-            Task { answer.resolve(await hosted.answer(call)) }
-        }
-        deadlines.leave(answer)
-        return try result.get()
+        guard let answering = callees.callee(instance) else { throw .notConnected(instance) }
+        return try await callees.call(call, on: answering, instance: instance, method: call.method, timeout: timeout)
     }
 
     func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
@@ -179,9 +163,9 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// nil): the scene's restart policy decides between a new behaviour and a dismiss.
     func ended(_ instance: InstanceID, generation: Int, error: (any Error)?) {
         let hosted = state.withLock { state -> Hosted? in
-            guard let hosted = state.hosted[instance], hosted.generation == generation, state.running.contains(instance)
+            guard let hosted = state.hosted[instance], hosted.generation == generation, callees.callee(instance) != nil
             else { return nil }
-            state.running.remove(instance)
+            callees.set(instance, nil)
             state.hosted[instance] = nil
             return hosted
         }
@@ -237,7 +221,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let all = state.withLock { state -> [Hosted] in
             defer {
                 state.hosted.removeAll()
-                state.running.removeAll()
+                callees.removeAll()
             }
             return Array(state.hosted.values)
         }
@@ -258,7 +242,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     func clear() {
         state.withLock { state in
             state.hosted.removeAll()
-            state.running.removeAll()
+            callees.removeAll()
         }
     }
 }

@@ -1,27 +1,118 @@
 import SceneFlow
 import SceneSync
+import Synchronization
 
 /// One call's answer, which either the scene or its deadline gives, whichever comes first.
 final class PendingAnswer: Sendable {
     typealias Answer = Result<ScenePayload, SceneError>
 
-    private let waiter = Locked<CheckedContinuation<Answer, Never>?>(nil)
+    private let continuation: UnsafeContinuation<Answer, Never>
+    private let answered = Atomic<Bool>(false)
 
-    /// Runs `start` (which must lead to ``resolve(_:)``), and answers the first resolution.
-    func wait(_ start: () -> Void) async -> Answer {
-        await withCheckedContinuation { continuation in
-            waiter.withLock { $0 = continuation }
-            start()
+    private init(_ continuation: UnsafeContinuation<Answer, Never>) {
+        self.continuation = continuation
+    }
+
+    /// Runs `start` with a new pending answer (`start` must lead to its ``resolve(_:)``),
+    /// and answers its first resolution, with the pending answer itself.
+    static func wait(_ start: (PendingAnswer) -> Void) async -> (Answer, PendingAnswer) {
+        var made: PendingAnswer?
+        let answer = await withUnsafeContinuation { continuation in
+            let pending = PendingAnswer(continuation)
+            made = pending
+            start(pending)
         }
+        return (answer, made!)
     }
 
     /// Answers the call, if nothing did yet; later answers are dropped.
     func resolve(_ answer: Answer) {
-        let continuation = waiter.withLock { waiting -> CheckedContinuation<Answer, Never>? in
-            defer { waiting = nil }
-            return waiting
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        continuation.resume(returning: answer)
+    }
+}
+
+/// Where calls to the running in-process behaviours enter, by instance: what a call needs,
+/// kept apart from the route type so that the path of a call is not generic.
+final class Callees: Sendable {
+    /// A running behaviour's answer to a call.
+    typealias Answering = @Sendable (SceneCall) async -> PendingAnswer.Answer
+
+    private let table = Locked<[InstanceID: Answering]>([:])
+    private let deadlines = CallDeadlines()
+
+    /// How `id`'s running behaviour answers, if one runs.
+    func callee(_ id: InstanceID) -> Answering? {
+        table.withLock { $0[id] }
+    }
+
+    func set(_ id: InstanceID, _ answering: Answering?) {
+        table.withLock { $0[id] = answering }
+    }
+
+    func removeAll() {
+        table.withLock { $0.removeAll() }
+    }
+
+    /// Has `answering` answer `call` in a task other than the caller's, so that one that
+    /// never answers is `call_timeout` after `timeout`, as a process is.
+    func call(
+        _ call: SceneCall, on answering: @escaping Answering, instance: InstanceID, method: String, timeout: Duration
+    ) async throws(SceneError) -> ScenePayload {
+        let (answer, pending) = await PendingAnswer.wait { pending in
+            deadlines.enter(pending, instance: instance, method: method, timeout: timeout)
+            workers.run(CallJob(call: call, answering: answering, pending: pending))
         }
-        continuation?.resume(returning: answer)
+        deadlines.leave(pending)
+        return try answer.get()
+    }
+
+    private let workers = CallWorkers()
+}
+
+/// One call for a worker to answer.
+struct CallJob: Sendable {
+    let call: SceneCall
+    let answering: Callees.Answering
+    let pending: PendingAnswer
+}
+
+/// Tasks that answer calls, kept between calls: a task is made only when none is idle
+/// (calls in flight at once, or a behaviour that never answers and keeps its worker).
+///
+/// Handing a call to an idle worker costs one resumption, where a new task per call would
+/// also allocate and free the task.
+final class CallWorkers: Sendable {
+    /// How many idle workers are kept; one more ends.
+    private static let idleLimit = 64
+
+    private let idle = Locked<[UnsafeContinuation<CallJob?, Never>]>([])
+
+    func run(_ job: CallJob) {
+        if let worker = idle.withLock({ $0.popLast() }) {
+            worker.resume(returning: job)
+        } else {
+            Task { await work(job) }
+        }
+    }
+
+    private func work(_ first: CallJob) async {
+        var next: CallJob? = first
+        while let job = next {
+            job.pending.resolve(await job.answering(job.call))
+            next = await withUnsafeContinuation { continuation in
+                let parked = idle.withLock { idle -> Bool in
+                    guard idle.count < Self.idleLimit else { return false }
+                    idle.append(continuation)
+                    return true
+                }
+                if !parked { continuation.resume(returning: nil) }
+            }
+        }
+    }
+
+    deinit {
+        for worker in idle.withLock({ $0 }) { worker.resume(returning: nil) }
     }
 }
 

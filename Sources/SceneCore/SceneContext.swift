@@ -74,8 +74,7 @@ public struct SceneContext<R: Route>: Sendable {
     public func call(
         _ target: SceneTarget, _ method: String, params: ScenePayload = .empty, timeout: Duration? = nil
     ) async throws(SceneError) -> ScenePayload {
-        guard !SceneCall.isReserved(method) else { throw .reservedMethod(method) }
-        return try await actions.call(SceneCall(method: method, params: params), to: target, timeout: timeout)
+        try await actions.call(SceneCall(method: method, params: params), to: target, timeout: timeout)
     }
 
     /// Calls `method` on `target` with `params`, and answers its result as a `T`: in
@@ -89,7 +88,6 @@ public struct SceneContext<R: Route>: Sendable {
 
     /// Sends `target` a notification: answered once it is delivered.
     public func notify(_ target: SceneTarget, _ method: String, params: ScenePayload = .empty) async throws(SceneError) {
-        guard !SceneCall.isReserved(method) else { throw .reservedMethod(method) }
         try await actions.notify(SceneCall(method: method, params: params), to: target)
     }
 

@@ -16,8 +16,8 @@ extension SceneRegistry {
         let wait = timeout ?? timeouts.call
         guard wait > .zero else { throw .invalidParams("timeout: must be positive") }
         // A running in-process behaviour is reached without a stop at the registry.
-        if case .instance(let id) = target, let host, let hosted = host.running(id) {
-            return try await host.call(call, on: hosted, instance: id, timeout: wait)
+        if case .instance(let id) = target, let callees = host?.callees, let answering = callees.callee(id) {
+            return try await callees.call(call, on: answering, instance: id, method: call.method, timeout: wait)
         }
         let (id, backing) = try await callee(target)
         return try await backing.call(call, on: id, timeout: wait)
@@ -78,14 +78,15 @@ extension SceneRegistry {
 /// What a hosted behaviour's context asks, carried out by its registry.
 struct RegistryActions<R: Route>: SceneActions {
     let host: BehaviorHost<R>
+    weak let owner: SceneRegistry<R>?
     let instance: InstanceID
     /// Which start of the instance this context was made for: an older behaviour's end
     /// does not end a newer one.
     let generation: Int
 
     private func registry() throws(SceneError) -> SceneRegistry<R> {
-        guard let registry = host.registry else { throw .notConnected(instance) }
-        return registry
+        guard let owner else { throw SceneError.notConnected(instance) }
+        return owner
     }
 
     private func run<T>(_ body: () async throws(RegistryRejection) -> T) async throws(SceneError) -> T {

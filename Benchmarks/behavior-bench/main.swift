@@ -1,0 +1,219 @@
+// behavior-bench: what in-process scenes cost.
+//
+// 1. Typed calls: one in-process scene calling another through its context, with the
+//    app's own Swift values as params and result (no JSON made), the whole process pinned
+//    to one core. The reference, measured in the same run, is a plain call from one actor
+//    to another: what any Swift program pays to cross actors.
+// 2. Over the wire: a coordinator embedded in this process, with an in-process echo
+//    scene, driven by the C load generator (a process of its own) on 1 and 16
+//    connections: `scene.call` to the in-process scene against `ping` on the same
+//    coordinator, in the same run.
+//
+// Run with `swift build -c release && .build/release/behavior-bench [--calls N]
+// [--seconds S] [--rounds R]`. It prints its aims as `aim: text | measured | yes/no`
+// lines, which Benchmarks/run.sh gathers into RESULTS.md.
+import BenchSupport
+import Foundation
+import Glibc
+import SceneCoordinator
+import SceneCore
+import SceneFlow
+
+let calls = Int(option("--calls", default: 1_000_000))
+let seconds = option("--seconds", default: 2)
+let rounds = max(1, Int(option("--rounds", default: 3)))
+
+// MARK: Typed calls, one core
+
+enum Screen: Hashable, Codable, Sendable { case home }
+
+struct Order: Codable, Sendable { var item: Int }
+struct Receipt: Codable, Sendable { var total: Int }
+/// How many calls the shopper makes, to which till.
+struct Run: Codable, Sendable {
+    var count: Int
+    var till: String
+    var pair: (Int, InstanceID) { (count, InstanceID(till)!) }
+}
+
+/// Answers `price` with a receipt.
+actor Till: SceneBehavior {
+    typealias R = Screen
+    var total = 0
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        total &+= try call.params.decode(Order.self).item
+        return ScenePayload(Receipt(total: total))
+    }
+}
+
+/// Calls the till `count` times, when asked to `run`.
+actor Shopper: SceneBehavior {
+    typealias R = Screen
+    var context: SceneContext<Screen>?
+
+    func start(in context: SceneContext<Screen>) async throws { self.context = context }
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        let (count, till) = try call.params.decode(Run.self).pair
+        guard let context else { throw SceneError.sceneFailed("not started") }
+        var last = 0
+        for item in 0..<count {
+            last = try await context.call(.instance(till), "price", with: Order(item: item), as: Receipt.self).total
+        }
+        return ScenePayload(last)
+    }
+}
+
+/// The reference: one actor calling another, nothing else.
+actor PlainTill {
+    var total = 0
+    func price(_ order: Order) -> Receipt {
+        total &+= order.item
+        return Receipt(total: total)
+    }
+}
+
+actor PlainShopper {
+    let till = PlainTill()
+    func run(_ count: Int) async -> Int {
+        var last = 0
+        for item in 0..<count { last = await till.price(Order(item: item)).total }
+        return last
+    }
+}
+
+func perSecond(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
+    let started = ContinuousClock.now
+    try await body()
+    return Double(count) / BenchSupport.seconds(ContinuousClock.now - started)
+}
+
+/// Measures typed calls and the reference, `rounds` times each, in this process; prints
+/// one line per round: typed/s reference/s.
+func measureTyped() async throws {
+    let registry = try SceneRegistry<Screen>(
+        app: "shop",
+        declarations: [
+            SceneDeclaration(id: "till", kind: .window, hosting: .inProcess),
+            SceneDeclaration(id: "shopper", kind: .window, hosting: .inProcess),
+        ],
+        behaviors: ["till": { _ in Till() }, "shopper": { _ in Shopper() }])
+    let till = try await registry.open("till").instance.id.description
+    let shopper = try await registry.open("shopper").instance.id
+    let plain = PlainShopper()
+    // Warm up both.
+    _ = try await registry.call(SceneCall(method: "run", params: ScenePayload(Run(count: 10_000, till: till))), to: .instance(shopper))
+    _ = await plain.run(10_000)
+    for _ in 1...rounds {
+        let typed = try await perSecond(calls) {
+            _ = try await registry.call(
+                SceneCall(method: "run", params: ScenePayload(Run(count: calls, till: till))), to: .instance(shopper),
+                timeout: .seconds(600))
+        }
+        let reference = await perSecond(calls) { _ = await plain.run(calls) }
+        print("\(typed) \(reference)")
+    }
+}
+
+if CommandLine.arguments.contains("--typed-only") {
+    try await measureTyped()
+    exit(0)
+}
+
+print("behavior-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(rounds) rounds")
+// The typed figures are what one core does: measured in a copy of this program pinned to
+// core 0.
+let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let pinned = try runProgram("/usr/bin/taskset", ["-c", "0", me, "--typed-only", "--calls", "\(calls)", "--rounds", "\(rounds)"])
+let pairs = pinned.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }.filter { $0.count == 2 }
+let typed = pairs.map { $0[0] }, reference = pairs.map { $0[1] }
+let typedMedian = median(typed), referenceMedian = median(reference)
+print("typed calls between in-process scenes, one core: \(String(format: "%.0f", typedMedian))/s (\(spread(typed, format: "%.0f")))")
+print("plain actor-to-actor calls, one core (reference): \(String(format: "%.0f", referenceMedian))/s (\(spread(reference, format: "%.0f")))")
+print(String(format: "ratio: %.3fx the plain call; %.0f ns more per call", typedMedian / referenceMedian, (1 / typedMedian - 1 / referenceMedian) * 1e9))
+
+// MARK: Over the wire
+
+let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("c")
+let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("behavior-bench-\(getpid())")
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+defer { try? FileManager.default.removeItem(at: work) }
+let loadgen = work.appendingPathComponent("loadgen").path
+_ = try runProgram("/usr/bin/gcc", ["-O2", "-Wall", "-pthread", "-o", loadgen, sources.appendingPathComponent("loadgen.c").path])
+
+/// Answers `echo` with its params, running beside the registry on the coordinator's loop.
+actor Echo: SceneBehavior {
+    nonisolated let executor: UnownedSerialExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+
+    init(_ identity: SceneIdentity) { executor = identity.executor }
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload { call.params }
+}
+
+/// The same, on an executor of its own (an actor's default).
+actor OwnEcho: SceneBehavior {
+    func answer(_ call: SceneCall) async throws -> ScenePayload { call.params }
+}
+
+let socket = work.appendingPathComponent("bench.sock").path
+let manifest = try Manifest(json: [
+    "app": "bench",
+    "scenes": [
+        ["id": "echo", "kind": "window", "in_process": true],
+        ["id": "own", "kind": "window", "in_process": true],
+    ],
+])
+let coordinator = try await Coordinator.start(
+    manifest: manifest, behaviors: ["echo": { Echo($0) }, "own": { _ in OwnEcho() }],
+    configuration: CoordinatorConfiguration(socketPath: socket))
+try await coordinator.registry.open("echo")
+try await coordinator.registry.open("own")
+
+let hello = #"{"jsonrpc":"2.0","id":0,"method":"hello","params":{"protocol":[1],"role":"control","client":"loadgen"}}"#
+let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+let callEcho = #"{"jsonrpc":"2.0","id":2,"method":"scene.call","params":{"to":"echo-1","method":"echo","params":{"n":1}}}"#
+let callOwn = #"{"jsonrpc":"2.0","id":3,"method":"scene.call","params":{"to":"own-1","method":"echo","params":{"n":1}}}"#
+
+/// calls/s and p50 (µs) of one loadgen run.
+func load(_ callers: Int, _ request: String) throws -> (perSecond: Double, p50: Double) {
+    let line = try runProgram(loadgen, [socket, "\(callers)", String(format: "%.0f", seconds), hello, request])
+    let fields = line.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+    guard fields.count >= 6, fields[5] == 0 else { throw BenchError("loadgen: \(line)") }
+    return (fields[2], fields[3])
+}
+
+var runs: [String: [(perSecond: Double, p50: Double)]] = [:]
+for _ in 1...rounds {
+    for callers in [1, 16] {
+        for (key, request) in [("ping", ping), ("loop", callEcho), ("own", callOwn)] {
+            runs["\(key)/\(callers)", default: []].append(try load(callers, request))
+        }
+    }
+}
+let wire = runs
+await coordinator.shutdown()
+
+func wireMedian(_ key: String) -> (perSecond: Double, p50: Double) {
+    let runs = wire[key] ?? []
+    return (median(runs.map(\.perSecond)), median(runs.map(\.p50)))
+}
+print("\nover the wire (C load generator; coordinator in this process)")
+print("| case | 1 connection: calls/s | p50 µs | 16 connections: calls/s | ratio to ping |")
+print("|---|---|---|---|---|")
+let ping16 = wireMedian("ping/16").perSecond
+for (key, label) in [("ping", "ping"), ("loop", "scene.call, in-process scene on the loop"), ("own", "scene.call, in-process scene on its own executor")] {
+    let one = wireMedian("\(key)/1"), sixteen = wireMedian("\(key)/16")
+    print(String(format: "| %@ | %.0f | %.1f | %.0f | %.2fx |", label, one.perSecond, one.p50, sixteen.perSecond, sixteen.perSecond / ping16))
+}
+
+func aim(_ text: String, _ measured: String, _ met: Bool) { print("aim: \(text) | \(measured) | \(met ? "yes" : "no")") }
+let loopRatio = wireMedian("loop/16").perSecond / ping16
+let ownRatio = wireMedian("own/16").perSecond / ping16
+print("")
+aim("scene.call to an in-process scene at 16 connections ≥ 0.8x ping",
+    String(format: "%.2fx on the loop, %.2fx on its own executor (%.0f calls/s; ping %.0f)", loopRatio, ownRatio,
+           wireMedian("loop/16").perSecond, ping16), loopRatio >= 0.8)
+aim("typed calls from one in-process scene to another ≥ 1M/s on one core",
+    String(format: "%.2fM/s (a plain actor call: %.1fM/s)", typedMedian / 1e6, referenceMedian / 1e6), typedMedian >= 1e6)
