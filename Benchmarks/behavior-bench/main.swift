@@ -120,18 +120,21 @@ if CommandLine.arguments.contains("--typed-only") {
     try await measureTyped()
     exit(0)
 }
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil }
 
 print("behavior-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(rounds) rounds")
 // The typed figures are what one core does: measured in a copy of this program pinned to
 // core 0.
 let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-let pinned = try runProgram("/usr/bin/taskset", ["-c", "0", me, "--typed-only", "--calls", "\(calls)", "--rounds", "\(rounds)"])
+let pinned = only != nil ? "" : try runProgram("/usr/bin/taskset", ["-c", "0", me, "--typed-only", "--calls", "\(calls)", "--rounds", "\(rounds)"])
 let pairs = pinned.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }.filter { $0.count == 2 }
 let typed = pairs.map { $0[0] }, reference = pairs.map { $0[1] }
-let typedMedian = median(typed), referenceMedian = median(reference)
-print("typed calls between in-process scenes, one core: \(String(format: "%.0f", typedMedian))/s (\(spread(typed, format: "%.0f")))")
-print("plain actor-to-actor calls, one core (reference): \(String(format: "%.0f", referenceMedian))/s (\(spread(reference, format: "%.0f")))")
-print(String(format: "ratio: %.3fx the plain call; %.0f ns more per call", typedMedian / referenceMedian, (1 / typedMedian - 1 / referenceMedian) * 1e9))
+let typedMedian = typed.isEmpty ? 0 : median(typed), referenceMedian = reference.isEmpty ? 0 : median(reference)
+if only == nil {
+    print("typed calls between in-process scenes, one core: \(String(format: "%.0f", typedMedian))/s (\(spread(typed, format: "%.0f")))")
+    print("plain actor-to-actor calls, one core (reference): \(String(format: "%.0f", referenceMedian))/s (\(spread(reference, format: "%.0f")))")
+    print(String(format: "ratio: %.3fx the plain call; %.0f ns more per call", typedMedian / referenceMedian, (1 / typedMedian - 1 / referenceMedian) * 1e9))
+}
 
 // MARK: Over the wire
 
@@ -176,15 +179,25 @@ let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
 let callEcho = #"{"jsonrpc":"2.0","id":2,"method":"scene.call","params":{"to":"echo-1","method":"echo","params":{"n":1}}}"#
 let callOwn = #"{"jsonrpc":"2.0","id":3,"method":"scene.call","params":{"to":"own-1","method":"echo","params":{"n":1}}}"#
 
-/// calls/s and p50 (µs) of one loadgen run.
-func load(_ callers: Int, _ request: String) throws -> (perSecond: Double, p50: Double) {
+/// calls/s, p50 (µs) and this process's CPU per call (µs: the coordinator's) of one
+/// loadgen run.
+func load(_ callers: Int, _ request: String) throws -> (perSecond: Double, p50: Double, cpu: Double) {
+    let before = cpuSeconds(getpid()) ?? 0
     let line = try runProgram(loadgen, [socket, "\(callers)", String(format: "%.0f", seconds), hello, request])
+    let after = cpuSeconds(getpid()) ?? 0
     let fields = line.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard fields.count >= 6, fields[5] == 0 else { throw BenchError("loadgen: \(line)") }
-    return (fields[2], fields[3])
+    guard fields.count >= 6, fields[5] == 0, fields[0] > 0 else { throw BenchError("loadgen: \(line)") }
+    return (fields[2], fields[3], (after - before) / fields[0] * 1e6)
 }
 
-var runs: [String: [(perSecond: Double, p50: Double)]] = [:]
+// `--only KEY` (ping, loop or own) runs that case at 16 connections, for a profiler.
+if let only {
+    print(try load(16, ["ping": ping, "loop": callEcho, "own": callOwn][only] ?? ping))
+    await coordinator.shutdown()
+    exit(0)
+}
+
+var runs: [String: [(perSecond: Double, p50: Double, cpu: Double)]] = [:]
 for _ in 1...rounds {
     for callers in [1, 16] {
         for (key, request) in [("ping", ping), ("loop", callEcho), ("own", callOwn)] {
@@ -195,17 +208,18 @@ for _ in 1...rounds {
 let wire = runs
 await coordinator.shutdown()
 
-func wireMedian(_ key: String) -> (perSecond: Double, p50: Double) {
+func wireMedian(_ key: String) -> (perSecond: Double, p50: Double, cpu: Double) {
     let runs = wire[key] ?? []
-    return (median(runs.map(\.perSecond)), median(runs.map(\.p50)))
+    return (median(runs.map(\.perSecond)), median(runs.map(\.p50)), median(runs.map(\.cpu)))
 }
 print("\nover the wire (C load generator; coordinator in this process)")
-print("| case | 1 connection: calls/s | p50 µs | 16 connections: calls/s | ratio to ping |")
-print("|---|---|---|---|---|")
+print("| case | 1 connection: calls/s | p50 µs | 16 connections: calls/s | ratio to ping | coordinator CPU per call, µs |")
+print("|---|---|---|---|---|---|")
 let ping16 = wireMedian("ping/16").perSecond
 for (key, label) in [("ping", "ping"), ("loop", "scene.call, in-process scene on the loop"), ("own", "scene.call, in-process scene on its own executor")] {
     let one = wireMedian("\(key)/1"), sixteen = wireMedian("\(key)/16")
-    print(String(format: "| %@ | %.0f | %.1f | %.0f | %.2fx |", label, one.perSecond, one.p50, sixteen.perSecond, sixteen.perSecond / ping16))
+    print(String(format: "| %@ | %.0f | %.1f | %.0f | %.2fx | %.1f |", label, one.perSecond, one.p50, sixteen.perSecond,
+                 sixteen.perSecond / ping16, sixteen.cpu))
 }
 
 func aim(_ text: String, _ measured: String, _ met: Bool) { print("aim: \(text) | \(measured) | \(met ? "yes" : "no")") }

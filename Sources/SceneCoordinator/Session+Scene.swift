@@ -245,6 +245,15 @@ extension Session {
         let registry = server.registry
         let call = SceneCall(method: method, params: ScenePayload(json: params?.value ?? .object([:])))
         let session = LoopBound(self, loop: connection.loop)
+        // A running behaviour answers without a task; its answer comes back to the loop
+        // (at once when the behaviour runs there too).
+        if expectsAnswer, registry.callRunning(call, on: target, timeout: timeout, completion: { answer in
+            let framed = answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } }
+                .mapError(WireError.init)
+            session.loop.execute { session.value.complete(id, framed) }
+        }) {
+            return
+        }
         Task {
             let answer: Result<JSONValue, WireError>
             do throws(SceneError) {

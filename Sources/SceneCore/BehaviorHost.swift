@@ -12,22 +12,25 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let generation: Int
         let mailbox: Mailbox<R>
 
-        init(behavior: any SceneBehavior<R>, generation: Int) {
+        init(behavior: any SceneBehavior<R>, generation: Int, registryExecutor: (any SerialExecutor)?) {
             self.behavior = behavior
             self.generation = generation
             self.mailbox = Mailbox(behavior)
+            // A behaviour that runs on the registry's executor has its workers prefer it,
+            // when it can be preferred.
+            let shared = registryExecutor.flatMap { executor in
+                Self.same(behavior.unownedExecutor, executor.asUnownedSerialExecutor()) ? executor as? any TaskExecutor : nil
+            }
+            self.workers = CallWorkers(behavior, preferring: shared)
         }
 
-        /// How the behaviour answers a call.
-        var answering: Callees.Answering {
-            { [behavior] call in
-                do {
-                    return .success(try await behavior.answer(call))
-                } catch {
-                    return .failure(SceneError(thrown: error))
-                }
-            }
+        /// Whether two executor references name the same executor (the type has no `==`).
+        private static func same(_ one: UnownedSerialExecutor, _ other: UnownedSerialExecutor) -> Bool {
+            withUnsafeBytes(of: one) { one in withUnsafeBytes(of: other) { other in one.elementsEqual(other) } }
         }
+
+        /// The tasks that answer its calls.
+        let workers: CallWorkers
     }
 
     private struct State {
@@ -61,7 +64,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     /// The running behaviour of `instance`, if there is one.
     func running(_ instance: InstanceID) -> Hosted? {
-        guard callees.callee(instance) != nil else { return nil }
+        guard callees.workers(instance) != nil else { return nil }
         return state.withLock { $0.hosted[instance] }
     }
 
@@ -101,7 +104,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
             state.generations[instance, default: 0] += 1
             return state.generations[instance]!
         }
-        let hosted = Hosted(behavior: factory(identity), generation: generation)
+        let hosted = Hosted(behavior: factory(identity), generation: generation, registryExecutor: registry.executor)
         state.withLock { $0.hosted[instance] = hosted }
         let context = SceneContext<R>(
             instance: instance, value: value, actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
@@ -115,7 +118,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         }
         let current = state.withLock { state -> Bool in
             guard state.hosted[instance] === hosted else { return false }
-            callees.set(instance, hosted.answering)
+            callees.set(instance, hosted.workers)
             return true
         }
         // Stopped while it started: it hears its stop after its start.
@@ -137,19 +140,16 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func close(_ instance: InstanceID, force: Bool) async -> Bool {
         guard let hosted = running(instance) else { return true }
-        let behavior = hosted.behavior
         // Asked as a call is made, so that no answer within the grace time is one too.
-        let answer = try? await callees.call(
-            SceneCall(method: "scene.close"), on: { _ in .success(ScenePayload(json: .bool(await behavior.close(force: force)))) },
-            instance: instance, method: "scene.close", timeout: timeouts.close)
+        let answer = try? await Callees.run(.close(force: force), on: hosted.workers, instance: instance, timeout: timeouts.close).get()
         // No answer in time counts as accepted; a forced close cannot be refused.
         guard let answer, !force else { return true }
         return (try? answer.json()) != .bool(false)
     }
 
     func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
-        guard let answering = callees.callee(instance) else { throw .notConnected(instance) }
-        return try await callees.call(call, on: answering, instance: instance, method: call.method, timeout: timeout)
+        guard let workers = callees.workers(instance) else { throw .notConnected(instance) }
+        return try await Callees.call(call, on: workers, instance: instance, timeout: timeout)
     }
 
     func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
@@ -163,7 +163,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// nil): the scene's restart policy decides between a new behaviour and a dismiss.
     func ended(_ instance: InstanceID, generation: Int, error: (any Error)?) {
         let hosted = state.withLock { state -> Hosted? in
-            guard let hosted = state.hosted[instance], hosted.generation == generation, callees.callee(instance) != nil
+            guard let hosted = state.hosted[instance], hosted.generation == generation, callees.workers(instance) != nil
             else { return nil }
             callees.set(instance, nil)
             state.hosted[instance] = nil
@@ -219,12 +219,10 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// down): each hears a forced close, then its stop; returns once all have.
     func stopAll() async {
         let all = state.withLock { state -> [Hosted] in
-            defer {
-                state.hosted.removeAll()
-                callees.removeAll()
-            }
+            defer { state.hosted.removeAll() }
             return Array(state.hosted.values)
         }
+        callees.removeAll()
         await withTaskGroup(of: Void.self) { group in
             for hosted in all {
                 group.addTask {
@@ -240,10 +238,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     /// Lets go of every behaviour (the registry is gone).
     func clear() {
-        state.withLock { state in
-            state.hosted.removeAll()
-            callees.removeAll()
-        }
+        state.withLock { $0.hosted.removeAll() }
+        callees.removeAll()
     }
 }
 

@@ -16,7 +16,13 @@ public struct SceneCall: Sendable {
 
     /// Whether `method` is one of the coordinator's own names, which no scene may be called by.
     public static func isReserved(_ method: String) -> Bool {
-        method.hasPrefix("scene.") || method.hasPrefix("flow.")
+        // Compared as bytes: every call is checked, and both prefixes are ASCII.
+        var bytes = method.utf8.makeIterator()
+        switch bytes.next() {
+        case UInt8(ascii: "s"): return "cene.".utf8.allSatisfy { bytes.next() == $0 }
+        case UInt8(ascii: "f"): return "low.".utf8.allSatisfy { bytes.next() == $0 }
+        default: return false
+        }
     }
 }
 
@@ -28,25 +34,29 @@ public struct SceneCall: Sendable {
 /// - Decoding as another type, or a payload that came over the wire, goes through JSON, so
 ///   both sides only have to agree on the JSON shape, as a process would.
 public struct ScenePayload: Sendable {
+    @usableFromInline
     enum Storage: Sendable {
         case json(JSONValue)
         case value(any Encodable & Sendable)
     }
 
+    @usableFromInline
     let storage: Storage
 
     /// `{}`.
     public static let empty = ScenePayload(json: .object([:]))
 
     /// A payload of JSON.
+    @inlinable
     public init(json: JSONValue) {
         storage = .json(json)
     }
 
     /// A payload of a Swift value, which becomes JSON only if it has to cross a socket.
-    public init(_ value: some Encodable & Sendable) {
-        if let json = value as? JSONValue {
-            storage = .json(json)
+    @inlinable
+    public init<T: Encodable & Sendable>(_ value: T) {
+        if T.self == JSONValue.self {
+            storage = .json(value as! JSONValue)
         } else {
             storage = .value(value)
         }
@@ -55,14 +65,16 @@ public struct ScenePayload: Sendable {
     /// The payload as a `T`: the value itself when it is one, else decoded from its JSON.
     ///
     /// - Throws: ``SceneError`` -32602 (invalid params) saying what does not fit.
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws(SceneError) -> T {
-        switch storage {
-        case .value(let value):
-            if let same = value as? T { return same }
-            return try Self.decode(T.self, from: try json())
-        case .json(let json):
-            return try Self.decode(T.self, from: json)
-        }
+        if case .value(let value) = storage, let same = value as? T { return same }
+        return try decodeFromJSON(T.self)
+    }
+
+    /// The payload decoded from its JSON (see ``decode(_:)``).
+    @usableFromInline
+    func decodeFromJSON<T: Decodable>(_ type: T.Type) throws(SceneError) -> T {
+        try Self.decode(T.self, from: try json())
     }
 
     /// The payload as JSON.

@@ -16,8 +16,8 @@ extension SceneRegistry {
         let wait = timeout ?? timeouts.call
         guard wait > .zero else { throw .invalidParams("timeout: must be positive") }
         // A running in-process behaviour is reached without a stop at the registry.
-        if case .instance(let id) = target, let callees = host?.callees, let answering = callees.callee(id) {
-            return try await callees.call(call, on: answering, instance: id, method: call.method, timeout: wait)
+        if case .instance(let id) = target, let workers = host?.callees.workers(id) {
+            return try await Callees.call(call, on: workers, instance: id, timeout: wait)
         }
         let (id, backing) = try await callee(target)
         return try await backing.call(call, on: id, timeout: wait)
@@ -49,6 +49,18 @@ extension SceneRegistry {
         }
         guard let backing = backing(of: id) else { throw .notConnected(id) }
         return (id, backing)
+    }
+
+    /// Hands `call` to the running behaviour of in-process instance `id`, without a task:
+    /// `completion` gets its answer (or `call_timeout`) where the behaviour's worker runs,
+    /// on the behaviour's executor. Answers false, and calls nothing, when no behaviour of
+    /// `id` runs now; ``call(_:to:timeout:)`` then says why.
+    package nonisolated func callRunning(
+        _ call: SceneCall, on id: InstanceID, timeout: Duration, completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
+    ) -> Bool {
+        guard timeout > .zero, !SceneCall.isReserved(call.method), let workers = host?.callees.workers(id) else { return false }
+        workers.run(CallJob(work: .call(call), waiter: .handler(completion), instance: id, timeout: timeout))
+        return true
     }
 
     /// Where the code of `id` runs, while it is open.
@@ -136,7 +148,12 @@ struct RegistryActions<R: Route>: SceneActions {
     }
 
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
-        try await registry().call(call, to: target, timeout: timeout)
+        // The common case, a running in-process scene, without a stop at the registry.
+        if case .instance(let id) = target, let workers = host.callees.workers(id), !SceneCall.isReserved(call.method) {
+            let wait = timeout ?? host.timeouts.call
+            if wait > .zero { return try await Callees.call(call, on: workers, instance: id, timeout: wait) }
+        }
+        return try await registry().call(call, to: target, timeout: timeout)
     }
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {

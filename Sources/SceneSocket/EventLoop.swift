@@ -22,10 +22,13 @@ protocol LoopHandler: AnyObject {
 ///   loop thread, in order with the loop's other submitted work, and `assumeIsolated`
 ///   holds for that actor anywhere on the loop thread (``checkIsolated()``). Work that
 ///   belongs to a connection then stays on its loop, as SwiftNIO's event loops do.
+/// - It is also a `TaskExecutor`: a task that prefers it runs its nonisolated code on the
+///   loop thread, and resumes there after a continuation, without a trip through the
+///   global pool. A task that serves an actor of the loop so takes no thread switch.
 /// - After the loop has stopped, closures submitted with ``execute(_:)`` are dropped, but
 ///   jobs still run, one at a time, on a serial queue that stands in for the loop thread:
 ///   a task waiting on an actor of a stopped loop is not left suspended forever.
-public final class EventLoop: SerialExecutor, Sendable {
+public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private let epoll: Int32
     private let wake: Int32
     private let submitted = Locked<Submissions>(Submissions())
@@ -119,7 +122,7 @@ public final class EventLoop: SerialExecutor, Sendable {
         if !submit(.job(job)) {
             afterStop.async { [self] in
                 loopThread.store(pthread_self(), ordering: .releasing)
-                job.runSynchronously(on: asUnownedSerialExecutor())
+                runJob(job)
                 loopThread.store(0, ordering: .releasing)
             }
         }
@@ -291,8 +294,14 @@ public final class EventLoop: SerialExecutor, Sendable {
     private func run(_ work: Work) {
         switch work {
         case .closure(let body): body()
-        case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+        case .job(let job): runJob(job)
         }
+    }
+
+    /// Runs a job that came in either as an actor's (this is its serial executor) or as a
+    /// task's (this is its preferred task executor): both are this loop.
+    private func runJob(_ job: UnownedJob) {
+        job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
     }
 
     /// Keeps writing to connections that still have answers queued, until they are done
