@@ -134,6 +134,15 @@ struct ProtocolVectorTests {
         #expect(try SchemaValidator.load().validate(example, against: "manifest.json") == [])
     }
 
+    @Test("a manifest with in-process, process and virtual scenes matches manifest.json and loads with each hosting")
+    func mixedManifest() throws {
+        let data = try Data(contentsOf: protocolsFolder.appendingPathComponent("examples/mixed.manifest.json"))
+        let example = try JSONParser.parse([UInt8](data))
+        #expect(try SchemaValidator.load().validate(example, against: "manifest.json") == [])
+        let manifest = try Manifest(json: example)
+        #expect(manifest.scenes.map(\.hosting.name) == ["in_process", "in_process", "process", "virtual"])
+    }
+
     @Test("every event the code emits matches event.json")
     func events() throws {
         let validator = try SchemaValidator.load()

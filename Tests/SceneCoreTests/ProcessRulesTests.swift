@@ -31,6 +31,8 @@ struct ProcessRulesTests {
         (#"{"launch": {"command": ["a"]}, "restart": {"policy": "always"}}"#, #"scenes[0].restart.policy: must be "permanent", "transient" or "temporary""#),
         (#"{"launch": {"command": ["a"]}, "restart": {"maxRestarts": -1}}"#, "scenes[0].restart.maxRestarts: must be a whole number of at least 0"),
         (#"{"restart": {"policy": "permanent"}}"#, "scenes[0].restart: only a scene with a launch command or running in process has code to restart"),
+        (#"{"in_process": "yes"}"#, "scenes[0].in_process: must be true or false"),
+        (#"{"in_process": true, "launch": {"command": ["a"]}}"#, "scenes[0].in_process: a scene runs in process or in a launched process, not both"),
     ])
     func launchMistakes(members: String, expected: String) {
         let text = #"{"app": "a", "scenes": [{"id": "w", "kind": "window", "#+"\(members.dropFirst())]}"
