@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SceneSocket", dependencies: ["CSceneSystem", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneCore"], swiftSettings: strictSwift),
         .target(
-            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
+            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneLinks", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .target(
             name: "SceneClient", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],

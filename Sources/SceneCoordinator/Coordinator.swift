@@ -1,5 +1,6 @@
 public import SceneCore
 public import SceneFlow
+public import SceneLinks
 import SceneSocket
 import Dispatch
 import SceneWire
@@ -145,23 +146,40 @@ public final class Coordinator: Sendable {
 
     /// Makes a registry for `manifest` whose process-backed scenes this coordinator
     /// spawns and supervises, and whose in-process scenes run the `behaviors` given by
-    /// scene id; restores `snapshot` into it when given, and starts serving.
+    /// scene id; restores `snapshot` into it when given, and starts serving on the
+    /// configuration's socket path.
     ///
+    /// - `closePolicy` is asked before any instance closes interactively (see
+    ///   ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:executor:)``).
     /// - Restored process-backed instances come back `disconnected`, and their processes
-    ///   are started again; they get their paths in their `hello` result.
+    ///   are started again; they get their paths in their `hello` result. Restored
+    ///   in-process instances get new behaviours.
     /// - With ``CoordinatorConfiguration/stateFile`` set, the state is written within a
     ///   second of every change of instances or paths.
     /// - Throws: ``RegistryConfigurationError``, ``RegistryRestoreError``, or
     ///   ``SocketPlacementError``.
     public static func start(
-        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], closePolicy: ClosePolicy? = nil,
         configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
+    ) async throws -> Coordinator {
+        try await start(
+            app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy, immersive: manifest.immersive,
+            behaviors: behaviors, closePolicy: closePolicy, configuration: configuration, restoring: snapshot)
+    }
+
+    /// ``start(manifest:behaviors:closePolicy:configuration:restoring:)`` for scenes
+    /// declared in Swift.
+    public static func start(
+        app: String, declarations: [SceneDeclaration<JSONValue>], linkPolicy: LinkOriginPolicy = .closed,
+        immersive: ImmersivePolicy = .reject, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+        closePolicy: ClosePolicy? = nil, configuration: CoordinatorConfiguration,
+        restoring snapshot: RegistrySnapshot<JSONValue>? = nil
     ) async throws -> Coordinator {
         let launcher = ProcessLauncher()
         let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
             try SceneRegistry(
-                manifest: manifest, behaviors: behaviors, processes: launcher, timeouts: configuration.sceneTimeouts,
-                executor: executor)
+                app: app, declarations: declarations, linkPolicy: linkPolicy, immersive: immersive, behaviors: behaviors,
+                processes: launcher, closePolicy: closePolicy, timeouts: configuration.sceneTimeouts, executor: executor)
         }
         let registry = coordinator.registry
         let restored = await registry.processInstances().filter { $0.phase != .opening }.map(\.id)

@@ -77,13 +77,14 @@ public struct ManifestError: JSONProblemReport {
 extension SceneRegistry where R == JSONValue {
     /// A registry serving `manifest`, with the behaviours of its in-process scenes, what
     /// backs its process scenes, and on `executor` when one is given (see
-    /// ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:timeouts:executor:)``).
+    /// ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:executor:)``).
     public init(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], processes: (any SceneBacking)? = nil,
-        timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
+        closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         try self.init(
             app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy,
-            immersive: manifest.immersive, behaviors: behaviors, processes: processes, timeouts: timeouts, executor: executor)
+            immersive: manifest.immersive, behaviors: behaviors, processes: processes, closePolicy: closePolicy,
+            timeouts: timeouts, executor: executor)
     }
 }

@@ -30,11 +30,11 @@ extension SceneRegistry {
     /// ``dismiss(_:force:)`` as far as it goes now: done, unless the instance must be asked.
     public func beginDismiss(_ id: InstanceID, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
-            guard !force, let launcher = backing(of: id), let record = book.records[id], record.phase != .opening else {
+            guard !force, let record = book.records[id], record.phase != .opening, let ask = closeQuestion(id) else {
                 return .done(.success(try dismissNow(id)))
             }
             return .waiting(RegistryWait { registry in
-                guard await launcher.close(id, force: false) else { return .failure(.closeVetoed(id)) }
+                guard await ask() else { return .failure(.closeVetoed(id)) }
                 return Result { () throws(RegistryRejection) in try registry.dismissNow(id) }
             })
         }
@@ -54,20 +54,33 @@ extension SceneRegistry {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try instances(of: scene, value: value)
             let asked = force ? [] : targets.compactMap { id in
-                book.records[id]?.phase == .opening ? nil : backing(of: id).map { (id, $0) }
+                book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
             }
             guard !asked.isEmpty else {
                 return .done(.success(dismissAll(targets, refused: [])))
             }
             return .waiting(RegistryWait { registry in
                 let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-                    for (id, backing) in asked { group.addTask { (id, await backing.close(id, force: false)) } }
+                    for (id, ask) in asked { group.addTask { (id, await ask()) } }
                     var refused = Set<InstanceID>()
                     for await (id, accepted) in group where !accepted { refused.insert(id) }
                     return refused
                 }
                 return .success(registry.dismissAll(targets, refused: refused))
             })
+        }
+    }
+
+    /// What asks whether `id` may close interactively: the program's close policy, then
+    /// what backs it; nil when nobody is asked (a virtual instance, no policy).
+    private func closeQuestion(_ id: InstanceID) -> (@Sendable () async -> Bool)? {
+        let backing = backing(of: id)
+        let policy = closePolicy
+        guard backing != nil || policy != nil else { return nil }
+        return {
+            if let policy, await !policy(id) { return false }
+            if let backing { return await backing.close(id, force: false) }
+            return true
         }
     }
 

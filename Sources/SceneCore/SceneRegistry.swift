@@ -1,6 +1,9 @@
 public import SceneFlow
 public import SceneLinks
 
+/// A program's say over interactive closes: answers whether `instance` may close.
+public typealias ClosePolicy = @Sendable (_ instance: InstanceID) async -> Bool
+
 /// What opening a scene did.
 public enum OpenOutcome<R: Route>: Hashable, Sendable {
     /// A new instance.
@@ -50,6 +53,8 @@ public actor SceneRegistry<R: Route> {
     let host: BehaviorHost<R>?
     /// How long calls and close requests to in-process scenes wait.
     public nonisolated let timeouts: SceneTimeouts
+    /// The program's say over interactive closes, asked before what backs the instance.
+    let closePolicy: ClosePolicy?
     /// Requests waiting for an opening instance to become ready.
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
 
@@ -71,6 +76,9 @@ public actor SceneRegistry<R: Route> {
     ///   makes one per instance and hosts it (see ``SceneBehavior``).
     /// - `processes`: what backs the instances of `process` scenes (a coordinator's
     ///   supervisor); without it, they are virtual.
+    /// - `closePolicy`: asked first whenever an instance is to close interactively, virtual
+    ///   ones included; `false` refuses the close (`close_vetoed`) before the instance is
+    ///   asked. A forced close asks nobody.
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids, any link pattern
     ///   diagnostic (the link build is strict), an `inProcess` scene without a behaviour,
     ///   or a behaviour for a scene that is not `inProcess`.
@@ -78,7 +86,7 @@ public actor SceneRegistry<R: Route> {
         app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
         behaviors: [String: SceneBehaviorFactory<R>] = [:], processes: (any SceneBacking)? = nil,
-        timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
+        closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         var byID: [String: SceneDeclaration<R>] = [:]
         var problems: [String] = []
@@ -120,6 +128,7 @@ public actor SceneRegistry<R: Route> {
         self.declarations = declarations
         self.declarationsByID = byID
         self.processes = processes
+        self.closePolicy = closePolicy
         self.timeouts = timeouts
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts)
         self.home = RegistryExecutor(executor)

@@ -4,6 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneCore
 import SceneFlow
+import SceneSync
 import SceneWire
 import Testing
 
@@ -121,6 +122,47 @@ struct InProcessSceneTests {
             let toProcess = try await harness.control.callScene(
                 .scene("left"), method: "relay", params: ["to": ["scene": "ctl"], "method": "title"])
             #expect(toProcess == ["title": "Ctl"])
+        }
+    }
+}
+
+@Suite("A coordinator embedded in a program")
+struct EmbeddedCoordinatorTests {
+    /// Records what it hears.
+    actor Listener: SceneBehavior {
+        let heard: Locked<[String]>
+        init(_ heard: Locked<[String]>) { self.heard = heard }
+        func receive(_ notification: SceneCall) async { heard.withLock { $0.append("notify \(notification.method)") } }
+        func close(force: Bool) async -> Bool {
+            heard.withLock { $0.append("close force=\(force)") }
+            return true
+        }
+        func stop() async { heard.withLock { $0.append("stop") } }
+    }
+
+    @Test("a coordinator started from declarations serves its in-process scenes on the program's socket, asks its close policy, and stops them at shutdown")
+    func fromDeclarations() async throws {
+        try await withTemporaryFolder { folder in
+            let heard = Locked<[String]>([])
+            let coordinator = try await Coordinator.start(
+                app: "embedded",
+                declarations: [
+                    SceneDeclaration(id: "listener", kind: .window, hosting: .inProcess),
+                    SceneDeclaration(id: "plain", kind: .window),
+                ],
+                behaviors: ["listener": { _ in Listener(heard) }],
+                closePolicy: { $0.scene != "plain" },
+                configuration: CoordinatorConfiguration(socketPath: folder.file("embedded.sock")))
+            defer { coordinator.stop() }
+            let control = try await SceneConnection.connect(path: folder.file("embedded.sock"), client: "tests", timeout: 10)
+            defer { control.close() }
+            _ = try await control.open("listener")
+            let plain = try await control.open("plain").instance.id
+            try await control.notifyScene(.scene("listener"), method: "ding")
+            #expect(await eventually { heard.withLock { $0 }.contains("notify ding") })
+            #expect(await refusal { _ = try await control.dismiss(instance: plain, force: false) } == "close_vetoed")
+            await coordinator.shutdown()
+            #expect(heard.withLock { $0 }.suffix(2) == ["close force=true", "stop"])
         }
     }
 }

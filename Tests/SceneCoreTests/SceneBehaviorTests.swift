@@ -258,6 +258,54 @@ struct SceneBehaviorTests {
         #expect(await eventually { await registry.instance(a) == nil })
     }
 
+    @Test("the program's close policy is asked before the behaviour, and for virtual instances too; a forced close asks neither")
+    func closePolicy() async throws {
+        let heard = Heard()
+        let asked = Locked<[InstanceID]>([])
+        let registry = try SceneRegistry<Screen>(
+            app: "typed",
+            declarations: [
+                SceneDeclaration(id: "a", kind: .window, hosting: .inProcess),
+                SceneDeclaration(id: "plain", kind: .window),
+            ],
+            behaviors: ["a": { _ in Recorder(heard: heard) }],
+            closePolicy: { id in
+                asked.withLock { $0.append(id) }
+                return false
+            })
+        let a = try await registry.open("a").instance.id
+        let plain = try await registry.open("plain").instance.id
+        await #expect(throws: RegistryRejection.closeVetoed(a)) { try await registry.dismiss(a, force: false) }
+        await #expect(throws: RegistryRejection.closeVetoed(plain)) { try await registry.dismiss(plain, force: false) }
+        #expect(asked.withLock { $0 } == [a, plain])
+        #expect(!heard.all.contains { $0.hasPrefix("close") })
+        try await registry.dismiss(plain, force: true)
+        #expect(asked.withLock { $0 } == [a, plain])
+    }
+
+    @Test("restored in-process instances come back disconnected, then active again with new behaviours and their paths")
+    func restore() async throws {
+        let starts = Locked(0)
+        let behaviors: [String: SceneBehaviorFactory<Screen>] = [
+            "a": { _ in
+                starts.withLock { $0 += 1 }
+                return Recorder(heard: Heard())
+            },
+            "b": { _ in Recorder(heard: Heard()) },
+        ]
+        let first = try typedRegistry(behaviors: behaviors)
+        let a = try await first.open("a").instance.id
+        try await #require(await first.instance(a)).send(.push(.detail(3)))
+        let snapshot = await first.snapshot()
+        let second = try typedRegistry(behaviors: behaviors)
+        try await second.restore(snapshot)
+        #expect(await eventually { (try? await second.info(a).phase) == .active })
+        #expect(starts.withLock { $0 } == 2)
+        #expect(try await second.info(a).path == [.push(.detail(3))])
+        let answer = try await second.call(SceneCall(method: "double", params: ScenePayload(Counted(4))), to: .instance(a))
+        #expect(try answer.decode(Counted.self) == Counted(8))
+    }
+
     @Test("a behaviour registered for a scene that does not run in process, or a scene without one, is a configuration error")
     func configuration() throws {
         #expect(throws: RegistryConfigurationError.self) {
@@ -281,5 +329,31 @@ extension SceneRegistry {
             return error.reason != "not_connected"
         }
         return true
+    }
+}
+
+/// The README's in-process scene, kept here so the documentation cannot drift.
+actor Counter: SceneBehavior {
+    var count = 0
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        guard call.method == "add" else { throw SceneError.methodNotFound(call.method) }
+        count += try call.params.decode(Int.self)
+        return ScenePayload(count)
+    }
+
+    func close(force: Bool) async -> Bool { force || count == 0 }
+}
+
+@Suite("README example: an in-process scene")
+struct ReadmeBehaviorTests {
+    @Test("the README's counter adds what it is called with and refuses an interactive close once it has counted")
+    func counter() async throws {
+        let manifest = try Manifest(json: ["app": "tally", "scenes": [["id": "counter", "kind": "window", "in_process": true]]])
+        let registry = try SceneRegistry(manifest: manifest, behaviors: ["counter": { _ in Counter() }])
+        let counter = try await registry.open("counter").instance.id
+        let total = try await registry.call(SceneCall(method: "add", params: ScenePayload(5)), to: .instance(counter))
+        #expect(try total.decode(Int.self) == 5)
+        await #expect(throws: RegistryRejection.closeVetoed(counter)) { try await registry.dismiss(counter, force: false) }
     }
 }
