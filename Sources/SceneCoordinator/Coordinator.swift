@@ -9,14 +9,18 @@ import Synchronization
 
 /// Serves a registry over the scene protocol on a Unix socket.
 ///
+/// - The registry's routes may be any `Codable` type: a manifest's are JSON
+///   (`Coordinator<JSONValue>`), an app's own route enum is served as the JSON it encodes
+///   to, and requests' routes are decoded into it (-32602 when they do not fit).
+///
 /// - One event-loop thread reads and writes every connection, and it is the registry's
 ///   executor: a request is applied and answered in the turn that read it (one that must
 ///   wait resumes there), in each connection's arrival order.
 /// - ``stop()`` (or a `coordinator.shutdown` request) closes the listener and every
 ///   connection, removes the socket file, and ends ``waitUntilStopped()``.
-public final class Coordinator: Sendable {
+public final class Coordinator<R: Route>: Sendable {
     /// The registry served.
-    public let registry: SceneRegistry<JSONValue>
+    public let registry: SceneRegistry<R>
     public let configuration: CoordinatorConfiguration
     let loop: EventLoop
     private let server: LoopBound<CoordinatorServer>
@@ -41,20 +45,20 @@ public final class Coordinator: Sendable {
     ///   ``SceneRegistry/restore(_:)``).
     public init(
         configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil,
-        restoring snapshot: RegistrySnapshot<JSONValue>? = nil,
-        registry makeRegistry: (_ executor: any SerialExecutor) throws -> SceneRegistry<JSONValue>
+        restoring snapshot: RegistrySnapshot<R>? = nil,
+        registry makeRegistry: (_ executor: any SerialExecutor) throws -> SceneRegistry<R>
     ) throws {
         self.configuration = configuration
-        _ = Coordinator.raiseOpenFileLimit
+        _ = CoordinatorLimits.raiseOpenFileLimit
         let loop = try EventLoop(name: "scene-coordinator")
-        let registry: SceneRegistry<JSONValue>
+        let registry: SceneRegistry<R>
         do {
             registry = try makeRegistry(loop)
             guard registry.executor.map({ $0 as AnyObject }) === loop else {
                 throw CoordinatorSetupError.registryNotOnLoop
             }
             if let snapshot {
-                try Coordinator.onLoop(loop) {
+                try Self.onLoop(loop) {
                     registry.assumeIsolated { registry in
                         Result { () throws(RegistryRestoreError) in try registry.restore(snapshot) }
                     }
@@ -70,7 +74,7 @@ public final class Coordinator: Sendable {
         if let path = configuration.stateFile, configuration.durable {
             do {
                 let opened = try Journal(path: CoordinatorState.journalPath(for: path))
-                registry.observeEvents { opened.record($0) }
+                Served(registry: registry).observeEvents { opened.record($0) }
                 journal = opened
             } catch {
                 loop.shutdown()
@@ -80,9 +84,10 @@ public final class Coordinator: Sendable {
             journal = nil
         }
         let shutdown = ShutdownHook()
-        let made = Coordinator.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
+        let made = Self.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
             do {
-                let server = try CoordinatorServer(registry: registry, configuration: configuration, loop: loop, journal: journal)
+                let server = try CoordinatorServer(
+                    registry: Served(registry: registry), configuration: configuration, loop: loop, journal: journal)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
                 launcher?.attach(server.supervisor.bound)
@@ -104,7 +109,7 @@ public final class Coordinator: Sendable {
         self.server = server
         self.supervisor = supervisor
         if let path = configuration.stateFile {
-            writer = StateWriter(path: path, registry: registry, journal: journal) {
+            writer = StateWriter(path: path, registry: Served(registry: registry), journal: journal) {
                 await withCheckedContinuation { continuation in
                     let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
                     if !running { continuation.resume(returning: []) }
@@ -135,8 +140,6 @@ public final class Coordinator: Sendable {
         return result.withLock { $0 }!
     }
 
-    /// Raised once per process: a coordinator serves many connections.
-    private static let raiseOpenFileLimit: Void = { SocketLimits.raiseOpenFileLimit() }()
 
     /// Stops serving: closes every connection and the listener, then the loop.
     public func stop() {
@@ -161,20 +164,21 @@ public final class Coordinator: Sendable {
     public static func start(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], closePolicy: ClosePolicy? = nil,
         configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil
-    ) async throws -> Coordinator {
+    ) async throws -> Coordinator<JSONValue> where R == JSONValue {
         try await start(
             app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy, immersive: manifest.immersive,
             behaviors: behaviors, closePolicy: closePolicy, configuration: configuration, restoring: snapshot)
     }
 
     /// ``start(manifest:behaviors:closePolicy:configuration:restoring:)`` for scenes
-    /// declared in Swift.
+    /// declared in Swift, with routes of any `Codable` type: a registry of the app's own
+    /// route enum is served as the JSON its routes encode to.
     public static func start(
-        app: String, declarations: [SceneDeclaration<JSONValue>], linkPolicy: LinkOriginPolicy = .closed,
-        immersive: ImmersivePolicy = .reject, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+        app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
+        immersive: ImmersivePolicy = .reject, behaviors: [String: SceneBehaviorFactory<R>] = [:],
         closePolicy: ClosePolicy? = nil, configuration: CoordinatorConfiguration,
-        restoring snapshot: RegistrySnapshot<JSONValue>? = nil
-    ) async throws -> Coordinator {
+        restoring snapshot: RegistrySnapshot<R>? = nil
+    ) async throws -> Coordinator<R> {
         let launcher = ProcessLauncher()
         let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
             try SceneRegistry(
@@ -253,6 +257,12 @@ public final class Coordinator: Sendable {
             if !running { continuation.resume(returning: 0) }
         }
     }
+}
+
+/// What every coordinator of a process shares.
+enum CoordinatorLimits {
+    /// Raised once per process: a coordinator serves many connections.
+    static let raiseOpenFileLimit: Void = { SocketLimits.raiseOpenFileLimit() }()
 }
 
 /// Why a coordinator could not be set up around a registry.

@@ -6,7 +6,7 @@ import SceneWire
 
 /// The loop-thread side of a coordinator: the listener and its sessions.
 final class CoordinatorServer: ListenerHandler {
-    let registry: SceneRegistry<JSONValue>
+    let registry: any ServedRegistry
     let configuration: CoordinatorConfiguration
     let loop: EventLoop
     let supervisor: Supervisor
@@ -33,7 +33,7 @@ final class CoordinatorServer: ListenerHandler {
         let pid: Int32?
     }
 
-    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?) throws {
+    init(registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?) throws {
         self.registry = registry
         self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
         self.configuration = configuration

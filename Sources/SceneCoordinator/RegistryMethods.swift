@@ -165,17 +165,20 @@ enum RegistryMethods {
     /// Applies `request` as far as it goes in this step (see ``RegistryStep``); its answer
     /// is ready now, or once the rest has been awaited. The step never fails: a rejection
     /// is the answer's error.
-    static func begin(_ request: RegistryRequest, on registry: isolated SceneRegistry<JSONValue>)
-        -> RegistryStep<JSONValue, WireAnswer>
-    {
+    ///
+    /// - A registry of the app's own routes gets the request's routes decoded from their
+    ///   JSON (-32602 when they do not fit), and answers with its routes encoded.
+    @_specialize(where R == JSONValue)
+    static func begin<R: Route>(_ request: RegistryRequest, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        typealias Routes = WireRoutes<R>
         switch request {
         case .open(let scene, let value):
             return answer(registry.beginOpen(scene, value: value)) { outcome in
-                OpenResult(instance: InstanceObject(outcome.instance), outcome: outcome.name)
+                OpenResult(instance: InstanceObject(Routes.json(outcome.instance)), outcome: outcome.name)
             }
         case .push(let scene, let value, let from):
             return answer(registry.beginPush(scene, value: value, from: from)) { info in
-                InstanceResult(instance: InstanceObject(info))
+                InstanceResult(instance: InstanceObject(Routes.json(info)))
             }
         case .dismissInstance(let id, let force):
             return answer(registry.beginDismiss(id, force: force)) { dismissed in
@@ -185,9 +188,15 @@ enum RegistryMethods {
             return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
                 DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description))
             }
-        case .route(let route, let from):
+        case .route(let json, let from):
+            let route: R
+            do throws(WireError) {
+                route = try Routes.decode(R.self, from: json, member: "route")
+            } catch {
+                return .done(.success(.failure(error)))
+            }
             return answer(registry.beginRoute(route, from: from)) { outcome in
-                RouteResult(outcome: outcome.name, instance: InstanceObject(outcome.instance))
+                RouteResult(outcome: outcome.name, instance: InstanceObject(Routes.json(outcome.instance)))
             }
         case .link(let url):
             return registry.beginLink(url).map { result in .success(linkAnswer(result)) }
@@ -207,7 +216,7 @@ enum RegistryMethods {
                     try registry.setPhase(id, phase)
                     return try registry.info(id)
                 }
-                return InstanceResult(instance: InstanceObject(info))
+                return InstanceResult(instance: InstanceObject(Routes.json(info)))
             }
         case .dismissImmersive:
             return now { () throws(WireError) in
@@ -217,30 +226,33 @@ enum RegistryMethods {
         case .focus(let id):
             return now { () throws(WireError) in
                 let info = try domain { () throws(RegistryRejection) in try registry.focus(id) }
-                return InstanceResult(instance: InstanceObject(info))
+                return InstanceResult(instance: InstanceObject(Routes.json(info)))
             }
-        case .flowSend(let id, let intent):
+        case .flowSend(let id, let json):
             return now { () throws(WireError) in
+                let intent = try Routes.decode(FlowIntent<R>.self, from: json, member: "intent")
                 let (outcome, path) = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowSend.rawValue) { instance throws(RegistryRejection) in
                         (try instance.send(intent), instance.path)
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
-                return FlowSendResult(outcome: outcome.name, path: path)
+                return FlowSendResult(outcome: outcome.name, path: Routes.json(path))
             }
-        case .flowApply(let id, let plan):
+        case .flowApply(let id, let json):
             return now { () throws(WireError) in
+                let plan = try Routes.decode(FlowPlan<R>.self, from: json, member: "plan")
                 let (outcome, path) = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowApply.rawValue) { instance throws(RegistryRejection) in
                         (try instance.apply(plan), instance.path)
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
-                return PathResult(path: path)
+                return PathResult(path: Routes.json(path))
             }
-        case .flowBatch(let id, let intents, let stopOnFailure):
+        case .flowBatch(let id, let json, let stopOnFailure):
             return now { () throws(WireError) in
+                let intents = try Routes.decode([FlowIntent<R>].self, from: json, member: "intents")
                 let result = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowBatch.rawValue) { instance throws(RegistryRejection) in
                         try instance.batch(intents, stopOnFailure: stopOnFailure)
@@ -249,10 +261,11 @@ enum RegistryMethods {
                 let outcomes = result.outcomes.map { outcome in
                     BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
                 }
-                return FlowBatchResultObject(outcomes: outcomes, path: result.new)
+                return FlowBatchResultObject(outcomes: outcomes, path: Routes.json(result.new))
             }
-        case .flowTransaction(let id, let intents):
+        case .flowTransaction(let id, let json):
             return now { () throws(WireError) in
+                let intents = try Routes.decode([FlowIntent<R>].self, from: json, member: "intents")
                 let outcome = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowTransaction.rawValue) { instance throws(RegistryRejection) in
                         try instance.transaction(intents)
@@ -260,7 +273,7 @@ enum RegistryMethods {
                 }
                 switch outcome {
                 case .committed(_, _, let new):
-                    return PathResult(path: new)
+                    return PathResult(path: Routes.json(new))
                 case .failed(let index, _, let reason):
                     let error = WireError.domain(reason)
                     var data = error.data
@@ -269,13 +282,16 @@ enum RegistryMethods {
                 }
             }
         case .state:
+            guard Routes.isJSON else {
+                return .done(.success(.success(registry.state().mappingPaths(Routes.json))))
+            }
             // Taken now; its instances are made as its slices are written.
-            return .done(.success(.success(registry.captureState())))
+            return .done(.success(.success(registry.captureState() as! RegistryStateCapture<JSONValue>)))
         }
     }
 
     /// A request answered in this step: `body`'s result, or its error.
-    private static func now(_ body: () throws(WireError) -> any WireWritable) -> RegistryStep<JSONValue, WireAnswer> {
+    private static func now<R: Route>(_ body: () throws(WireError) -> any WireWritable) -> RegistryStep<R, WireAnswer> {
         do throws(WireError) {
             return .done(.success(.success(try body())))
         } catch {
@@ -284,9 +300,9 @@ enum RegistryMethods {
     }
 
     /// `step`'s answer: `encode`'s result, or the rejection as the wire's -32000 error.
-    private static func answer<T>(
-        _ step: RegistryStep<JSONValue, T>, _ encode: @escaping @Sendable (T) -> any WireWritable
-    ) -> RegistryStep<JSONValue, WireAnswer> {
+    private static func answer<R: Route, T>(
+        _ step: RegistryStep<R, T>, _ encode: @escaping @Sendable (T) -> any WireWritable
+    ) -> RegistryStep<R, WireAnswer> {
         step.map { result in
             switch result {
             case .success(let value): return .success(.success(encode(value)))
@@ -305,7 +321,7 @@ enum RegistryMethods {
     }
 
     /// A link step's result as the `link.open` result, or its error.
-    private static func linkAnswer(_ result: Result<LinkOutcome<JSONValue>, RegistryRejection>) -> WireAnswer {
+    private static func linkAnswer<R: Route>(_ result: Result<LinkOutcome<R>, RegistryRejection>) -> WireAnswer {
         switch result {
         case .success(let outcome): return linkResult(outcome)
         case .failure(let reason): return .failure(.domain(reason))
@@ -313,10 +329,10 @@ enum RegistryMethods {
     }
 
     /// A link outcome as the `link.open` result, or its error.
-    static func linkResult(_ outcome: LinkOutcome<JSONValue>) -> WireAnswer {
+    static func linkResult<R: Route>(_ outcome: LinkOutcome<R>) -> WireAnswer {
         switch outcome {
         case .handled(let info, let opened):
-            return .success(LinkOpenResult(outcome: "handled", instance: InstanceObject(info), opened: opened))
+            return .success(LinkOpenResult(outcome: "handled", instance: InstanceObject(WireRoutes<R>.json(info)), opened: opened))
         case .pending(_, let superseded):
             return .success(LinkOpenResult(outcome: "pending", superseded: superseded))
         case .rejected(let reason):

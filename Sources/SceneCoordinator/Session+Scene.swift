@@ -201,10 +201,7 @@ extension Session {
         }
         guard case .scene(let scene) = call.to else { return }
         // Which instance is most recent is the registry's to say; it runs on this thread.
-        let resolved = server.registry.assumeIsolated { registry in
-            Result { () throws(RegistryRejection) in try registry.mostRecentInstance(of: scene) }
-        }
-        switch resolved {
+        switch server.registry.mostRecentInstance(of: scene) {
         case .success(let target):
             deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
         case .failure(let reason):
@@ -222,7 +219,7 @@ extension Session {
         }
         guard let scene = server.supervisor.session(of: target) else {
             // Not connected, or not open at all: the registry knows which.
-            let open = server.registry.assumeIsolated { $0.instance(target) != nil }
+            let open = server.registry.isOpen(target)
             let error: WireError = open
                 ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
                 : .domain(RegistryRejection.notOpen(target.description))

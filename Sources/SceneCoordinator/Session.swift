@@ -358,9 +358,7 @@ final class Session: FrameHandler {
             answerRegistry(id, frame: Self.frame(id, .failure(error)))
             return
         }
-        let registry = server.registry
-        let step = registry.assumeIsolated { registry in RegistryMethods.begin(request, on: registry) }
-        switch step {
+        switch server.registry.begin(request) {
         case .done(let result):
             let answer = Self.flatten(result)
             // More slices than its head, one slice of instances and its tail: written in turns.
@@ -369,14 +367,12 @@ final class Session: FrameHandler {
             } else {
                 answerRegistry(id, frame: Self.frame(id, answer))
             }
-        case .waiting(let wait):
+        case .waiting(let resume):
             behindWait = FIFOQueue()
             let session = bound
-            registry.assumeIsolated { registry in
-                registry.whenFinished(wait) { _, result in
-                    // The registry runs on the loop thread: so does this.
-                    session.value.finishedWaiting(id, frame: Self.frame(id, Self.flatten(result)))
-                }
+            resume { result in
+                // The registry runs on the loop thread: so does this.
+                session.value.finishedWaiting(id, frame: Self.frame(id, Self.flatten(result)))
             }
         }
     }

@@ -183,7 +183,7 @@ extension StateFile {
 /// changes coalesced), off the loop.
 actor StateWriter {
     let path: String
-    private let registry: SceneRegistry<JSONValue>
+    private let registry: any ServedRegistry
     private let processes: @Sendable () async -> [RecordedProcess]
     let journal: Journal?
     private var finished = false
@@ -197,7 +197,7 @@ actor StateWriter {
     }
 
     init(
-        path: String, registry: SceneRegistry<JSONValue>, journal: Journal?,
+        path: String, registry: any ServedRegistry, journal: Journal?,
         processes: @escaping @Sendable () async -> [RecordedProcess]
     ) {
         self.path = path

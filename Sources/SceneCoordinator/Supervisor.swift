@@ -17,7 +17,7 @@ import SceneSync
 /// - A dismissed instance's process is stopped in stages: `scene.close {force: true}`,
 ///   the connection closed, a grace time to exit, SIGTERM, then SIGKILL.
 final class Supervisor {
-    let registry: SceneRegistry<JSONValue>
+    let registry: any ServedRegistry
     let configuration: CoordinatorConfiguration
     let loop: EventLoop
     private var slots: [InstanceID: Slot] = [:]
@@ -55,19 +55,13 @@ final class Supervisor {
         }
     }
 
-    init(registry: SceneRegistry<JSONValue>, configuration: CoordinatorConfiguration, loop: EventLoop) {
+    init(registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop) {
         self.registry = registry
         self.configuration = configuration
         self.loop = loop
     }
 
     var bound: LoopBound<Supervisor> { LoopBound(self, loop: loop) }
-
-    /// Runs `body` on the registry, which runs on this loop's thread too: what the
-    /// supervisor tells it takes effect at once, in the order it happened.
-    private func onRegistry<T: Sendable>(_ body: (isolated SceneRegistry<JSONValue>) -> T) -> T {
-        registry.assumeIsolated(body)
-    }
 
     /// Starts the heartbeat.
     func start() {
@@ -93,7 +87,7 @@ final class Supervisor {
 
     /// Starts the process behind `id`; `waiter` hears once it said hello, or why not.
     func launch(_ id: InstanceID, waiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>) {
-        guard let declaration = registry.declaration(of: id.scene), let spec = declaration.launch else {
+        guard let (spec, restart) = registry.launch(of: id.scene) else {
             waiter.resume(returning: .success(()))
             return
         }
@@ -101,7 +95,7 @@ final class Supervisor {
             waiter.resume(returning: .failure(.launchFailed(id, detail: "the coordinator is shutting down")))
             return
         }
-        let slot = Slot(id: id, spec: spec, policy: declaration.restart)
+        let slot = Slot(id: id, spec: spec, policy: restart)
         slot.launchWaiter = waiter
         slots[id] = slot
         spawn(slot)
@@ -112,10 +106,8 @@ final class Supervisor {
     func adopt(_ ids: [InstanceID]) {
         guard !closing else { return }
         for id in ids {
-            guard let declaration = registry.declaration(of: id.scene), let spec = declaration.launch, slots[id] == nil else {
-                continue
-            }
-            let slot = Slot(id: id, spec: spec, policy: declaration.restart)
+            guard let (spec, restart) = registry.launch(of: id.scene), slots[id] == nil else { continue }
+            let slot = Slot(id: id, spec: spec, policy: restart)
             slots[id] = slot
             spawn(slot)
         }
@@ -146,7 +138,9 @@ final class Supervisor {
         slot.token = token
         pendingTokens.append((token, slot.id))
         let (id, pid) = (slot.id, slot.process?.pid ?? 0)
-        onRegistry { $0.processSpawned(id, pid: pid) }
+        // The registry runs on this loop's thread too: what the supervisor tells it takes
+        // effect at once, in the order it happened.
+        registry.processSpawned(id, pid: pid)
         Log.info("\(id): started pid \(pid)")
         onChange?()
         let timeout = slot.spec.timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? configuration.launchTimeout
@@ -203,9 +197,7 @@ final class Supervisor {
     /// Tells the registry that `id`'s process said hello; answers the instance, or why it
     /// is gone (its process is then stopped).
     func attach(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection> {
-        let attached = onRegistry { registry in
-            Result { () throws(RegistryRejection) in try registry.processAttached(id) }
-        }
+        let attached = registry.processAttached(id)
         if case .failure = attached { stop(id) }
         return attached
     }
@@ -274,14 +266,14 @@ final class Supervisor {
             slots[id] = nil
             Log.info("\(id): dismissed (\(reason.rawValue))")
         }
-        onRegistry { $0.processDisconnected(id, exit: exit) }
+        registry.processDisconnected(id, exit: exit)
         switch decision {
         case .restart:
             // Spawned from the loop's next pass, not from inside this end's handling.
             let supervisor = bound
             loop.execute { supervisor.value.restart(id, generation: generation) }
         case .dismiss(let reason):
-            onRegistry { $0.dismissProcess(id, reason: reason) }
+            registry.dismissProcess(id, reason: reason)
         }
     }
 

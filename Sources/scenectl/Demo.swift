@@ -32,7 +32,7 @@ enum Demo {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = CoordinatorConfiguration(socketPath: "\(folder)/demo.sock")
         configuration.heartbeatInterval = .seconds(1)
-        let coordinator: Coordinator
+        let coordinator: Coordinator<JSONValue>
         do {
             coordinator = try await Coordinator.start(
                 manifest: DefaultApp.demoManifest(arguments: ["--quiet"]), behaviors: DefaultApp.demoBehaviors,

@@ -67,7 +67,7 @@ enum Serve {
             standardError("scenectl: --discard-state and --durable go with --state FILE")
             return .usage
         }
-        let coordinator: Coordinator
+        let coordinator: Coordinator<JSONValue>
         do {
             do {
                 coordinator = try await Coordinator.start(manifest: manifest, configuration: configuration, restoring: snapshot)
@@ -91,7 +91,7 @@ enum Serve {
 
     /// Shuts down once the process that started this one has ended (it was reparented):
     /// a test runner that dies leaves no coordinator behind.
-    private static func exitWithParent(_ coordinator: Coordinator) {
+    private static func exitWithParent(_ coordinator: Coordinator<JSONValue>) {
         let parent = startingParent
         Task {
             while getppid() == parent {
@@ -166,17 +166,17 @@ enum Serve {
 
 /// A stop asked for by a signal, remembered until the coordinator exists.
 final class StopFlag: Sendable {
-    private let state = Locked<(coordinator: Coordinator?, stopped: Bool)>((nil, false))
+    private let state = Locked<(coordinator: Coordinator<JSONValue>?, stopped: Bool)>((nil, false))
 
     func stop() {
-        let coordinator = state.withLock { state -> Coordinator? in
+        let coordinator = state.withLock { state -> Coordinator<JSONValue>? in
             state.stopped = true
             return state.coordinator
         }
         if let coordinator { Task { await coordinator.shutdown() } }
     }
 
-    func attach(_ coordinator: Coordinator) {
+    func attach(_ coordinator: Coordinator<JSONValue>) {
         let stopNow = state.withLock { state -> Bool in
             state.coordinator = coordinator
             return state.stopped

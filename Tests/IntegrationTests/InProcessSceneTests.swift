@@ -44,9 +44,14 @@ private func withMixedScenes<T>(_ body: (ProcessHarness) async throws -> T) asyn
     try await withProcesses(extra: inProcessScenes, behaviors: behaviors, body)
 }
 
-/// The answer to a `scene.call`, or its error object, as the wire carried it.
-private func outcome(_ control: SceneConnection, _ target: CallTarget, _ method: String, _ params: JSONValue? = nil) async -> JSONValue {
+/// The answer to a `scene.call` (or to the `raw` request instead), or its error object,
+/// as the wire carried it.
+private func outcome(
+    _ control: SceneConnection, _ target: CallTarget, _ method: String, _ params: JSONValue? = nil,
+    raw: (method: String, params: JSONValue)? = nil
+) async -> JSONValue {
     do {
+        if let raw { return ["result": try await control.call(raw.method, params: raw.params)] }
         return ["result": try await control.callScene(target, method: method, params: params, timeout: 10)]
     } catch {
         guard case .remote(let wire) = error else { return ["client": .string(error.description)] }
@@ -150,7 +155,7 @@ struct EmbeddedCoordinatorTests {
                     SceneDeclaration(id: "listener", kind: .window, hosting: .inProcess),
                     SceneDeclaration(id: "plain", kind: .window),
                 ],
-                behaviors: ["listener": { _ in Listener(heard) }],
+                behaviors: ["listener": { @Sendable _ in Listener(heard) }],
                 closePolicy: { $0.scene != "plain" },
                 configuration: CoordinatorConfiguration(socketPath: folder.file("embedded.sock")))
             defer { coordinator.stop() }
@@ -163,6 +168,63 @@ struct EmbeddedCoordinatorTests {
             #expect(await refusal { _ = try await control.dismiss(instance: plain, force: false) } == "close_vetoed")
             await coordinator.shutdown()
             #expect(heard.withLock { $0 }.suffix(2) == ["close force=true", "stop"])
+        }
+    }
+}
+
+/// An app's own routes.
+enum Page: Hashable, Codable, Sendable {
+    case inbox
+    case message(id: Int)
+}
+
+/// Pushes a message page onto its own flow when called `show`, typed all the way.
+actor Reader: SceneBehavior {
+    typealias R = Page
+    var context: SceneContext<Page>?
+
+    func start(in context: SceneContext<Page>) async throws { self.context = context }
+
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        let id = try call.params.decode(Int.self)
+        let path = try await context!.send(.push(.message(id: id)))
+        return ScenePayload(path.count)
+    }
+}
+
+@Suite("A coordinator of an app's own routes")
+struct TypedCoordinatorTests {
+    @Test("a registry of an app's own route enum is served as the JSON its routes encode to; routes that do not decode are -32602")
+    func typedRoutes() async throws {
+        try await withTemporaryFolder { folder in
+            let coordinator = try await Coordinator<Page>.start(
+                app: "mail",
+                declarations: [
+                    SceneDeclaration(id: "reader", kind: .window, hosting: .inProcess),
+                    SceneDeclaration(id: "plain", kind: .window),
+                ],
+                behaviors: ["reader": { @Sendable _ in Reader() }],
+                configuration: CoordinatorConfiguration(socketPath: folder.file("mail.sock")))
+            defer { coordinator.stop() }
+            let control = try await SceneConnection.connect(path: folder.file("mail.sock"), client: "tests", timeout: 10)
+            defer { control.close() }
+            let reader = try await control.open("reader").instance.id
+            let (_, events) = try await control.subscribe(topics: [.flow])
+            // The behaviour pushes a typed route; the wire sees its JSON.
+            #expect(try await control.callScene(.instance(reader), method: "show", params: 7) == 1)
+            let path = try await control.call("flow.send", params: ["instance": .string(reader), "intent": ["type": "push", "route": ["inbox": [:]]]])
+            #expect(path["path"] == [["type": "push", "route": ["message": ["id": 7]]], ["type": "push", "route": ["inbox": [:]]]])
+            var changes = events.makeAsyncIterator()
+            #expect(await changes.next()?.params["path"] == [["type": "push", "route": ["message": ["id": 7]]]])
+            let typed = try await coordinator.registry.info(InstanceID(reader)!).path
+            #expect(typed == [.push(.message(id: 7)), .push(.inbox)])
+            let plain = try await control.open("plain").instance.id
+            let refused = await outcome(
+                control, .instance(plain), "", nil,
+                raw: ("flow.send", ["instance": .string(plain), "intent": ["type": "push", "route": ["screen": 3]]]))
+            #expect(refused["error"]?["code"] == -32602)
+            let state = try await control.state()
+            #expect(state.instances.first { $0.id == reader }?.path.count == 2)
         }
     }
 }

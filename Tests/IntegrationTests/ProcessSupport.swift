@@ -38,12 +38,12 @@ func processManifest(extra: [String] = []) -> String {
 
 /// A coordinator with process-backed scenes, a control connection, and every event.
 final class ProcessHarness: Sendable {
-    let coordinator: Coordinator
+    let coordinator: Coordinator<JSONValue>
     let control: SceneConnection
     let events: EventLog
     let path: String
 
-    init(coordinator: Coordinator, control: SceneConnection, events: EventLog, path: String) {
+    init(coordinator: Coordinator<JSONValue>, control: SceneConnection, events: EventLog, path: String) {
         self.coordinator = coordinator
         self.control = control
         self.events = events

@@ -37,7 +37,7 @@ func withTemporaryFolder<T>(_ body: (TemporaryFolder) async throws -> T) async t
 /// (object lifetimes in Swift end at last use, so a deinit cannot be relied on here).
 final class TestServer {
     let folder: TemporaryFolder
-    let coordinator: Coordinator
+    let coordinator: Coordinator<JSONValue>
     var path: String { coordinator.configuration.socketPath }
 
     init(manifest: Manifest = .demo, configure: (inout CoordinatorConfiguration) -> Void = { _ in }) throws {

@@ -1,0 +1,128 @@
+import SceneCore
+import SceneFlow
+import SceneWire
+
+/// A request's answer as far as it went in the turn that read it.
+enum ServedStep {
+    /// Answered now.
+    case done(Result<WireAnswer, RegistryRejection>)
+    /// Answered once its wait is over: `resume` is called with a function that takes the
+    /// answer, on the loop thread.
+    case waiting(resume: (@escaping @Sendable (Result<WireAnswer, RegistryRejection>) -> Void) -> Void)
+}
+
+/// The registry a coordinator serves, as its server sees it: in the wire's JSON, whatever
+/// the registry's route type. Everything but the `async` members is called on the loop
+/// thread, which is the registry's executor.
+protocol ServedRegistry: Sendable {
+    var app: String { get }
+    /// The number of the last event emitted.
+    var sequence: UInt64 { get }
+    /// Every event from now on, with its routes as JSON, as it is emitted.
+    func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
+    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:on:)``).
+    func begin(_ request: RegistryRequest) -> ServedStep
+
+    func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection>
+    func isOpen(_ id: InstanceID) -> Bool
+    func hosting(of id: InstanceID) -> SceneHosting?
+    func callRunning(
+        _ call: SceneCall, on id: InstanceID, timeout: Duration,
+        completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
+    ) -> Bool
+    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
+    func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
+
+    // Processes.
+    func launch(of scene: String) -> (spec: LaunchSpec, restart: RestartPolicy)?
+    func processSpawned(_ id: InstanceID, pid: Int32)
+    func processDisconnected(_ id: InstanceID, exit: ProcessExit?)
+    func processAttached(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection>
+    func dismissProcess(_ id: InstanceID, reason: DismissReason)
+
+    // Off the loop.
+    func snapshotWithSequence() async -> (snapshot: RegistrySnapshot<JSONValue>, seq: UInt64)
+    func processInstances() async -> [(id: InstanceID, phase: ScenePhase)]
+    func stopBehaviors() async
+}
+
+/// A registry of routes `R`, served.
+struct Served<R: Route>: ServedRegistry {
+    let registry: SceneRegistry<R>
+
+    var app: String { registry.app }
+    var sequence: UInt64 { registry.sequence }
+
+    /// Runs `body` on the registry, which runs on the calling (loop) thread.
+    private func on<T: Sendable>(_ body: (isolated SceneRegistry<R>) -> T) -> T {
+        registry.assumeIsolated(body)
+    }
+
+    func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void) {
+        registry.observeEvents { body(WireRoutes<R>.json($0)) }
+    }
+
+    func begin(_ request: RegistryRequest) -> ServedStep {
+        switch on({ RegistryMethods.begin(request, on: $0) }) {
+        case .done(let result):
+            return .done(result)
+        case .waiting(let wait):
+            let registry = self.registry
+            return .waiting { deliver in
+                registry.assumeIsolated { registry in registry.whenFinished(wait) { _, result in deliver(result) } }
+            }
+        }
+    }
+
+    func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection> {
+        on { registry in Result { () throws(RegistryRejection) in try registry.mostRecentInstance(of: scene) } }
+    }
+
+    func isOpen(_ id: InstanceID) -> Bool { on { $0.instance(id) != nil } }
+
+    func hosting(of id: InstanceID) -> SceneHosting? { registry.hosting(of: id) }
+
+    func callRunning(
+        _ call: SceneCall, on id: InstanceID, timeout: Duration,
+        completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
+    ) -> Bool {
+        registry.callRunning(call, on: id, timeout: timeout, completion: completion)
+    }
+
+    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
+        try await registry.call(call, to: target, timeout: timeout)
+    }
+
+    func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
+        try await registry.notify(call, to: target)
+    }
+
+    func launch(of scene: String) -> (spec: LaunchSpec, restart: RestartPolicy)? {
+        guard let declaration = registry.declaration(of: scene), let spec = declaration.launch else { return nil }
+        return (spec, declaration.restart)
+    }
+
+    func processSpawned(_ id: InstanceID, pid: Int32) { on { $0.processSpawned(id, pid: pid) } }
+
+    func processDisconnected(_ id: InstanceID, exit: ProcessExit?) { on { $0.processDisconnected(id, exit: exit) } }
+
+    func processAttached(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection> {
+        on { registry in Result { () throws(RegistryRejection) in WireRoutes<R>.json(try registry.processAttached(id)) } }
+    }
+
+    func dismissProcess(_ id: InstanceID, reason: DismissReason) { on { $0.dismissProcess(id, reason: reason) } }
+
+    func snapshotWithSequence() async -> (snapshot: RegistrySnapshot<JSONValue>, seq: UInt64) {
+        let (snapshot, seq) = await registry.snapshotWithSequence()
+        // A snapshot whose routes cannot all be encoded is kept as an empty one of the
+        // same app, never as a file that cannot be read back.
+        let json = WireRoutes<R>.json(snapshot) ?? RegistrySnapshot<JSONValue>(
+            app: snapshot.app, instances: [], focusOrder: [], immersive: nil, pendingLink: nil,
+            authenticated: snapshot.authenticated, counters: snapshot.counters)
+        return (json, seq)
+    }
+
+    func processInstances() async -> [(id: InstanceID, phase: ScenePhase)] { await registry.processInstances() }
+
+    func stopBehaviors() async { await registry.stopBehaviors() }
+}
