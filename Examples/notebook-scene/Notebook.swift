@@ -3,7 +3,8 @@
 //
 // It answers `title` and `echo`, keeps a draft that makes it refuse an interactive close
 // until it is saved (`edit`, `save`), passes a call on to another scene (`relay`, as the
-// Python scene does), and reports its path and phase changes to `log`.
+// Python scene does), opens a scene (`open`) and pushes a route onto its own flow
+// (`push`) through its context, and reports its path and phase changes to `log`.
 public import SceneCore
 public import SceneFlow
 
@@ -65,6 +66,14 @@ public actor Notebook: SceneBehavior {
             let answer = try await context.call(target, request.method, params: ScenePayload(json: request.params ?? [:]))
             log("\(context.instance) ← \(target): \(try answer.json())")
             return answer
+        case "open":
+            guard let context else { throw SceneError.sceneFailed("not started") }
+            let opened = try await context.open(try call.params.decode(String.self))
+            return ScenePayload(json: ["instance": .string(opened.description)])
+        case "push":
+            guard let context else { throw SceneError.sceneFailed("not started") }
+            let path = try await context.send(.push(try call.params.json()))
+            return ScenePayload(json: ["depth": .integer(path.count)])
         default:
             throw SceneError.methodNotFound(call.method)
         }

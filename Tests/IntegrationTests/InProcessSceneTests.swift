@@ -83,7 +83,13 @@ struct InProcessSceneTests {
         try await withMixedScenes { harness in
             let inProcess = try await harness.control.open("nb").instance.id
             let process = try await harness.control.open("swift").instance.id
-            let calls: [(String, JSONValue?)] = [("title", nil), ("echo", ["n": 7, "list": [1, "two"]]), ("teleport", nil), ("relay", ["to": 5])]
+            _ = try await harness.control.open("left")
+            let calls: [(String, JSONValue?)] = [
+                ("title", nil), ("echo", ["n": 7, "list": [1, "two"]]), ("teleport", nil), ("relay", ["to": 5]),
+                // What each asks through its context: a call, an open, a push onto its own flow.
+                ("relay", ["to": ["scene": "left"], "method": "title"]), ("relay", ["to": "left-9", "method": "title"]),
+                ("open", "virtual"), ("open", "nowhere"), ("push", ["screen": "page"]),
+            ]
             for (method, params) in calls {
                 let here = await outcome(harness.control, .instance(inProcess), method, params)
                 let there = await outcome(harness.control, .instance(process), method, params)
