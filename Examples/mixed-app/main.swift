@@ -40,8 +40,8 @@ let configuration = CoordinatorConfiguration(socketPath: "\(folder)/mixed.sock")
 let coordinator = try await Coordinator.start(
     manifest: manifest,
     behaviors: [
-        "left": { _ in Notebook(title: "Left (in process)") { say("   [left] \($0)") } },
-        "right": { _ in Notebook(title: "Right (in process)") { say("   [right] \($0)") } },
+        "left": { Notebook(title: "Left (in process)", identity: $0) { say("   [left] \($0)") } },
+        "right": { Notebook(title: "Right (in process)", identity: $0) { say("   [right] \($0)") } },
     ],
     configuration: configuration)
 say("coordinator serving \(configuration.socketPath)")

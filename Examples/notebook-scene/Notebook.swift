@@ -23,14 +23,21 @@ public struct RelayRequest: Codable, Sendable {
     }
 }
 
+/// The notebook. It runs on its host's executor (`identity.executor`): the coordinator's
+/// event loop in process, the client's loop in a scene process. Its work never waits on a
+/// thread, so it may; a call to it then takes no thread switch.
 public actor Notebook: SceneBehavior {
     public let title: String
     private let log: @Sendable (String) -> Void
     private var unsaved = false
     private var context: SceneContext<JSONValue>?
+    private nonisolated let executor: UnownedSerialExecutor
 
-    public init(title: String, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+
+    public init(title: String, identity: SceneIdentity, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.title = title
+        self.executor = identity.executor
         self.log = log
     }
 

@@ -23,7 +23,7 @@ let title = arguments.firstIndex(of: "--title").flatMap { arguments.indices.cont
 
 do {
     let end = try await SceneProcess.run(client: "swift-scene") { identity in
-        Notebook(title: title ?? identity.instance.description, log: log)
+        Notebook(title: title ?? identity.instance.description, identity: identity, log: log)
     }
     switch end {
     case .finished:

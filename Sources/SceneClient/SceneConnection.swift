@@ -1,7 +1,7 @@
 public import SceneFlow
 import Foundation
 import Glibc
-import SceneSocket
+package import SceneSocket
 
 public import SceneWire
 import SceneSync
@@ -78,7 +78,16 @@ enum IncomingHandling: Sendable {
     case immediate(ImmediateHandler)
     /// In tasks.
     case async(IncomingHandler)
+    /// On the loop thread, at once, with a function that answers later (a request's).
+    case dispatch(DispatchingHandler)
 }
+
+/// Takes what the coordinator sends on the client's loop thread, in order, and answers a
+/// request later, from anywhere, by calling its reply (nil for a notification).
+package typealias DispatchingHandler = @Sendable (IncomingMessage, Reply?) -> Void
+
+/// Answers one request of the coordinator's; call it once.
+package typealias Reply = @Sendable (Result<JSONValue, WireError>) -> Void
 
 /// A connection to a coordinator: JSON-RPC over the Unix socket, with the handshake done.
 ///
@@ -195,6 +204,22 @@ public final class SceneConnection: Sendable {
         answering: @escaping ImmediateHandler
     ) async throws(ClientError) -> SceneConnection {
         try await connectAsScene(client: client, environment: environment, timeout: timeout, handling: .immediate(answering))
+    }
+
+    /// ``connectAsScene(client:environment:timeout:handler:)`` with a handler that takes
+    /// each message on the client's loop thread and answers requests later (see
+    /// ``DispatchingHandler``).
+    package static func connectAsScene(
+        client: String, environment: [String: String]? = nil, timeout: Double? = 30,
+        dispatching: @escaping DispatchingHandler
+    ) async throws(ClientError) -> SceneConnection {
+        try await connectAsScene(client: client, environment: environment, timeout: timeout, handling: .dispatch(dispatching))
+    }
+
+    /// The client loop of this process: where its connections are read and written, and
+    /// where a hosted behaviour that asks for its host's executor runs.
+    package static var clientLoop: EventLoop {
+        get throws(ClientError) { try ClientLink.loop() }
     }
 
     private static func connectAsScene(
@@ -432,6 +457,13 @@ final class ClientHandler: FrameHandler {
             case .immediate(let handler):
                 let outcome = handler(message)
                 if let id { ClientLink.write(id, outcome, to: connection) }
+            case .dispatch(let handler):
+                var reply: Reply?
+                if let id {
+                    let link = self.link
+                    reply = { outcome in link.answer(id, outcome) }
+                }
+                handler(message, reply)
             case .async(let handler):
                 if let id {
                     let link = self.link

@@ -1,6 +1,7 @@
 public import SceneCore
 public import SceneFlow
 import Foundation
+import SceneSocket
 import SceneSync
 import SceneWire
 
@@ -35,11 +36,11 @@ public enum SceneProcess {
         client: String, environment: [String: String]? = nil, as route: R.Type = R.self,
         _ make: @escaping SceneBehaviorFactory<R>
     ) async throws(ClientError) -> End {
-        let host = ProcessHost<R>(make: make)
+        let loop = try SceneConnection.clientLoop
+        let host = ProcessHost<R>(make: make, loop: loop)
         let connection = try await SceneConnection.connectAsScene(client: client, environment: environment, timeout: nil) {
-            await host.handle($0)
+            host.take($0, reply: $1)
         }
-        host.connection.withLock { $0 = connection }
         guard let object = connection.hello.instance, let instance = InstanceID(object.id) else {
             connection.close()
             return .failed("the hello answer names no instance")
@@ -56,102 +57,146 @@ public enum SceneProcess {
 }
 
 /// One hosted behaviour and the connection it answers on.
+///
+/// What the coordinator sends is taken on the client's loop thread, in order: calls go to
+/// kept workers in the behaviour's isolation (no task per call; none at all, and no
+/// thread switch, for a behaviour that runs on the client loop), its changes,
+/// notifications, close requests and finally its stop to its mailbox, one at a time.
 final class ProcessHost<R: Route>: Sendable {
     let make: SceneBehaviorFactory<R>
-    let connection = Locked<SceneConnection?>(nil)
+    /// The client loop: the executor a behaviour that asks for its host's runs on.
+    let loop: EventLoop
     let ending = Locked<SceneProcess.End?>(nil)
-    /// The behaviour once started; what arrives before waits for it.
-    private let started = Locked<(behavior: (any SceneBehavior<R>)?, waiters: [CheckedContinuation<(any SceneBehavior<R>)?, Never>], over: Bool)>(
-        (nil, [], false))
+    private let state = Locked<State>(State())
+    /// A behaviour's calls wait at most the longest a call may: the coordinator times
+    /// them out first.
+    private static var callTimeout: Duration { SceneCall.maximumTimeout }
 
-    init(make: @escaping SceneBehaviorFactory<R>) {
+    private struct State {
+        var hosted: Hosted?
+        /// What came before the start returned, in order.
+        var early: [(message: IncomingMessage, reply: Reply?)] = []
+        /// The start is over (the behaviour runs, or it failed and `hosted` stays nil).
+        var over = false
+        /// The phase it was last told, so that the one its hello answer gave is not told
+        /// twice.
+        var lastPhase: ScenePhase?
+    }
+
+    struct Hosted: Sendable {
+        let behavior: any SceneBehavior<R>
+        /// Its changes, notifications, closes and stop, in order, one at a time.
+        let mailbox: Mailbox<R>
+        let workers: CallWorkers
+        let instance: InstanceID
+    }
+
+    init(make: @escaping SceneBehaviorFactory<R>, loop: EventLoop) {
         self.make = make
+        self.loop = loop
     }
 
     /// Makes and starts the behaviour; answers why not, if it could not start.
     func start(instance: InstanceID, value: JSONValue?, connection: SceneConnection) async -> String? {
-        let behavior = make(SceneIdentity(instance: instance, value: value, executor: Self.executor))
+        let behavior = make(SceneIdentity(instance: instance, value: value, executor: loop.asUnownedSerialExecutor()))
         let context = SceneContext<R>(
             instance: instance, value: value, actions: ConnectionActions<R>(connection: connection, host: self))
         do {
             try await behavior.start(in: context)
         } catch {
-            release(nil)
+            let early = state.withLock { state in
+                state.over = true
+                defer { state.early.removeAll() }
+                return state.early
+            }
+            for message in early { message.reply?(.failure(WireError(SceneError.sceneFailed("the scene did not start")))) }
             return String(describing: error)
         }
-        // What the hello answer said is its first phase; changes sent after it wait.
-        if let phase = connection.hello.instance.flatMap({ ScenePhase(rawValue: $0.phase) }) {
-            await behavior.phaseChanged(to: phase)
+        let hosted = Hosted(behavior: behavior, mailbox: Mailbox(behavior), workers: CallWorkers(behavior, host: loop), instance: instance)
+        // What the hello answer said is its first phase; what was sent after it follows.
+        if let phase = connection.hello.instance.flatMap({ ScenePhase(rawValue: $0.phase) }) { tell(hosted, phase) }
+        hosted.mailbox.open()
+        // What came meanwhile is taken in order, then everything else as it comes: both
+        // on the loop thread, so nothing overtakes.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.execute { [self] in
+                let early = state.withLock { state in
+                    state.hosted = hosted
+                    state.over = true
+                    defer { state.early.removeAll() }
+                    return state.early
+                }
+                for (message, reply) in early { dispatch(message, reply: reply, to: hosted) }
+                continuation.resume()
+            }
         }
-        release(behavior)
         return nil
     }
 
-    /// A process has no registry executor: a behaviour that asks for it runs on an
-    /// executor of its own.
-    private static var executor: UnownedSerialExecutor { ProcessExecutor.shared.unownedExecutor }
-
-    private func release(_ behavior: (any SceneBehavior<R>)?) {
-        let waiters = started.withLock { state in
-            state.behavior = behavior
-            state.over = true
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: behavior) }
-    }
-
-    private func behavior() async -> (any SceneBehavior<R>)? {
-        await withCheckedContinuation { continuation in
-            let ready = started.withLock { state -> (any SceneBehavior<R>)?? in
-                guard state.over else {
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                return .some(state.behavior)
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
-
-    /// The behaviour's stop, once the connection closed.
+    /// The behaviour's stop, once the connection closed: after everything it was told
+    /// before, and before this returns.
     func stop() async {
-        await behavior()?.stop()
+        guard let hosted = state.withLock({ $0.hosted }) else { return }
+        hosted.workers.endIdle()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            hosted.mailbox.post(.stop)
+            hosted.mailbox.post(.done { continuation.resume() })
+        }
     }
 
-    /// Answers one message from the coordinator.
-    func handle(_ message: IncomingMessage) async -> Result<JSONValue, WireError> {
-        if message.method == SceneMethod.ping { return .success(.object([:])) }
-        guard let behavior = await behavior() else {
-            return .failure(WireError(SceneError.sceneFailed("the scene did not start")))
+    /// Takes one message from the coordinator, on the client's loop thread.
+    func take(_ message: IncomingMessage, reply: Reply?) {
+        if message.method == SceneMethod.ping {
+            reply?(.success(.object([:])))
+            return
         }
+        let hosted = state.withLock { state -> Hosted?? in
+            guard state.over else {
+                state.early.append((message, reply))
+                return nil
+            }
+            return .some(state.hosted)
+        }
+        switch hosted {
+        case .some(let hosted?): dispatch(message, reply: reply, to: hosted)
+        case .some(nil): reply?(.failure(WireError(SceneError.sceneFailed("the scene did not start"))))
+        case nil: break  // kept until the start returns
+        }
+    }
+
+    private func dispatch(_ message: IncomingMessage, reply: Reply?, to hosted: Hosted) {
         switch message.method {
         case SceneMethod.close:
             let force = message.params?["force"] == .bool(true)
-            let accepted = await behavior.close(force: force)
-            return .success(["accepted": .bool(accepted || force)])
+            hosted.mailbox.post(.close(force: force, reply: { accepted in reply?(.success(["accepted": .bool(accepted)])) }))
         case SceneMethod.flowChanged:
             if let path = try? (message.params?["path"] ?? .array([])).decoded(as: [RouteStep<R>].self) {
-                await behavior.flowChanged(to: path)
+                hosted.mailbox.post(.flow(path))
             }
-            return .success(.null)
         case SceneMethod.phaseChanged:
-            if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) {
-                await behavior.phaseChanged(to: phase)
-            }
-            return .success(.null)
+            if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) { tell(hosted, phase) }
         default:
             let call = SceneCall(method: message.method, params: ScenePayload(json: message.params ?? .object([:])))
-            guard message.expectsAnswer else {
-                await behavior.receive(call)
-                return .success(.null)
+            guard let reply else {
+                hosted.mailbox.post(.notification(call))
+                return
             }
-            do {
-                return .success(try await behavior.answer(call).json())
-            } catch {
-                return .failure(WireError(SceneError(thrown: error)))
-            }
+            hosted.workers.run(CallJob(
+                work: .call(call),
+                waiter: .handler { answer in
+                    reply(answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } }.mapError(WireError.init))
+                },
+                instance: hosted.instance, timeout: Self.callTimeout))
         }
+    }
+
+    /// Tells the behaviour its phase, unless it is the one it was last told.
+    private func tell(_ hosted: Hosted, _ phase: ScenePhase) {
+        let changed = state.withLock { state -> Bool in
+            defer { state.lastPhase = phase }
+            return state.lastPhase != phase
+        }
+        if changed { hosted.mailbox.post(.phase(phase)) }
     }
 }
 
@@ -253,9 +298,4 @@ struct ConnectionActions<R: Route>: SceneActions {
         host.ending.withLock { $0 = error.map { .failed(String(describing: $0)) } ?? .finished }
         connection.close()
     }
-}
-
-/// The executor a hosted behaviour that asks for its registry's runs on, in a process.
-private actor ProcessExecutor {
-    static let shared = ProcessExecutor()
 }

@@ -46,9 +46,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment
 
-    /// What the registry's in-process scenes get: ``callTimeout`` for calls and
-    /// ``closeGrace`` to answer an interactive close, as processes do.
-    public var sceneTimeouts: SceneTimeouts { SceneTimeouts(call: callTimeout, close: closeGrace) }
+    /// What the registry's in-process scenes get, as processes do: ``launchTimeout`` to
+    /// start, ``callTimeout`` for calls and ``closeGrace`` to answer an interactive close.
+    public var sceneTimeouts: SceneTimeouts { SceneTimeouts(start: launchTimeout, call: callTimeout, close: closeGrace) }
 
     public init(socketPath: String) {
         self.socketPath = socketPath

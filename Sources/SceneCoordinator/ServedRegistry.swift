@@ -114,12 +114,7 @@ struct Served<R: Route>: ServedRegistry {
 
     func snapshotWithSequence() async -> (snapshot: RegistrySnapshot<JSONValue>, seq: UInt64) {
         let (snapshot, seq) = await registry.snapshotWithSequence()
-        // A snapshot whose routes cannot all be encoded is kept as an empty one of the
-        // same app, never as a file that cannot be read back.
-        let json = WireRoutes<R>.json(snapshot) ?? RegistrySnapshot<JSONValue>(
-            app: snapshot.app, instances: [], focusOrder: [], immersive: nil, pendingLink: nil,
-            authenticated: snapshot.authenticated, counters: snapshot.counters)
-        return (json, seq)
+        return (WireRoutes<R>.json(snapshot), seq)
     }
 
     func processInstances() async -> [(id: InstanceID, phase: ScenePhase)] { await registry.processInstances() }

@@ -212,7 +212,7 @@ extension Session {
     /// Passes `method` and `params` on to `target`'s process; a call's answer becomes the
     /// answer to request `id`.
     func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
-        let wait = timeout.map { Duration.milliseconds(Int($0 * 1000)) } ?? server.configuration.callTimeout
+        let wait = timeout.map { Duration.seconds($0) } ?? server.configuration.callTimeout
         if server.registry.hosting(of: target) == .inProcess {
             deliverInProcess(method, params: params, timeout: wait, to: target, id: id, expectsAnswer: expectsAnswer)
             return

@@ -40,9 +40,22 @@ enum WireRoutes<R: Route> {
         }
     }
 
-    /// A snapshot of the registry's routes as JSON, and back: what the state file keeps.
-    static func json(_ snapshot: RegistrySnapshot<R>) -> RegistrySnapshot<JSONValue>? {
+    /// A snapshot with its routes as JSON: what the state file keeps (a route that cannot
+    /// be encoded is null, as on the wire).
+    static func json(_ snapshot: RegistrySnapshot<R>) -> RegistrySnapshot<JSONValue> {
         if isJSON { return unsafeBitCast(snapshot, to: RegistrySnapshot<JSONValue>.self) }
-        return try? JSONValue.encoded(snapshot).decoded(as: RegistrySnapshot<JSONValue>.self)
+        var instances: [InstanceSnapshot<JSONValue>] = []
+        for item in snapshot.instances {
+            let path: [RouteStep<JSONValue>] = json(item.flow.path)
+            let queued: [RouteStep<JSONValue>] = json(item.flow.queuedModals)
+            let flow = FlowSnapshot<JSONValue>(path: path, queuedModals: queued)
+            instances.append(InstanceSnapshot<JSONValue>(
+                id: item.id, value: item.value, phase: item.phase, flow: flow, pushedFrom: item.pushedFrom))
+        }
+        var converted = RegistrySnapshot<JSONValue>(
+            app: snapshot.app, instances: instances, focusOrder: snapshot.focusOrder, immersive: snapshot.immersive,
+            pendingLink: snapshot.pendingLink, authenticated: snapshot.authenticated, counters: snapshot.counters)
+        converted.version = snapshot.version
+        return converted
     }
 }

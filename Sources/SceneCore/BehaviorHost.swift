@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneSync
+import Synchronization
 
 /// Backs the instances of `inProcess` scenes with the behaviours the program registered:
 /// makes one per instance, starts it, hands it its instance's changes in order, carries
@@ -11,33 +12,47 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let behavior: any SceneBehavior<R>
         let generation: Int
         let mailbox: Mailbox<R>
+        /// The tasks that answer its calls (and run its start).
+        let workers: CallWorkers
+        /// Whether its stop is queued (it is queued once), and how it ended while it
+        /// was starting, if it did (`.some(nil)`: cleanly).
+        private let ending = Locked<(stopQueued: Bool, endedWhileStarting: (any Error)??)>((false, nil))
 
         init(behavior: any SceneBehavior<R>, generation: Int, registryExecutor: (any SerialExecutor)?) {
             self.behavior = behavior
             self.generation = generation
             self.mailbox = Mailbox(behavior)
-            // A behaviour that runs on the registry's executor has its workers prefer it,
-            // when it can be preferred.
-            let shared = registryExecutor.flatMap { executor in
-                Self.same(behavior.unownedExecutor, executor.asUnownedSerialExecutor()) ? executor as? any TaskExecutor : nil
+            self.workers = CallWorkers(behavior, host: registryExecutor)
+        }
+
+        /// Queues its stop, after what is queued already — with a forced close first when
+        /// `announced` — once, however many times it is asked.
+        func queueStop(announced: Bool) {
+            let first = ending.withLock { ending -> Bool in
+                defer { ending.stopQueued = true }
+                return !ending.stopQueued
             }
-            self.workers = CallWorkers(behavior, preferring: shared)
+            guard first else { return }
+            if announced { mailbox.post(.close(force: true, reply: nil)) }
+            mailbox.post(.stop)
         }
 
-        /// Whether two executor references name the same executor (the type has no `==`).
-        private static func same(_ one: UnownedSerialExecutor, _ other: UnownedSerialExecutor) -> Bool {
-            withUnsafeBytes(of: one) { one in withUnsafeBytes(of: other) { other in one.elementsEqual(other) } }
+        /// It ended before its start returned: the start counts as failed.
+        func endWhileStarting(_ error: (any Error)?) {
+            ending.withLock { $0.endedWhileStarting = .some(error) }
         }
 
-        /// The tasks that answer its calls.
-        let workers: CallWorkers
+        var endedWhileStarting: (any Error)?? { ending.withLock { $0.endedWhileStarting } }
     }
 
     private struct State {
         var hosted: [InstanceID: Hosted] = [:]
         var histories: [InstanceID: RestartHistory] = [:]
+        /// By open instance: how many behaviours it has had.
         var generations: [InstanceID: Int] = [:]
         var registry = Weak()
+        /// Stopped for good (shutdown): no behaviour starts any more.
+        var closed = false
     }
 
     struct Weak {
@@ -88,41 +103,63 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func launch(_ instance: InstanceID) async throws(RegistryRejection) {
         if case .failure(let error) = await begin(instance) {
-            throw .launchFailed(instance, detail: String(describing: error))
+            if error.reason == "call_timeout" {
+                throw .launchTimeout(instance, seconds: Double(timeouts.start.components.seconds))
+            }
+            throw .launchFailed(instance, detail: error.data["detail"]?.stringValue ?? error.message)
         }
     }
 
-    /// Makes and starts a behaviour for `instance`: its deliveries wait until its start
-    /// returned; calls are `not_connected` until then.
-    private func begin(_ instance: InstanceID) async -> Result<Void, any Error> {
+    /// Makes and starts a behaviour for `instance`, in one of its workers, within the start
+    /// timeout: its deliveries wait until its start returned; calls are `not_connected`
+    /// until then. A start that fails (throws, times out, or the behaviour ends during it)
+    /// leaves nothing behind: the behaviour hears nothing more.
+    private func begin(_ instance: InstanceID) async -> Result<Void, SceneError> {
         guard let factory = factories[instance.scene], let registry else {
-            return .failure(SceneError.notConnected(instance))
+            return .failure(.notConnected(instance))
         }
         let value = await registry.recordedValue(of: instance)
         let identity = SceneIdentity(instance: instance, value: value, executor: registry.unownedExecutor)
-        let generation = state.withLock { state -> Int in
+        let generation = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
             state.generations[instance, default: 0] += 1
             return state.generations[instance]!
         }
+        guard let generation else { return .failure(.sceneFailed("the registry is shutting down")) }
         let hosted = Hosted(behavior: factory(identity), generation: generation, registryExecutor: registry.executor)
-        state.withLock { $0.hosted[instance] = hosted }
+        let installed = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.hosted[instance] = hosted
+            return true
+        }
+        guard installed else { return .failure(.sceneFailed("the registry is shutting down")) }
         let context = SceneContext<R>(
-            instance: instance, value: value, actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
-        do {
-            try await hosted.behavior.start(in: context)
-        } catch {
+            instance: instance, value: value,
+            actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
+        var failure: SceneError?
+        if case .failure(let error) = await Callees.run(.start(context), on: hosted.workers, instance: instance, timeout: timeouts.start) {
+            failure = error
+        } else if case .some(let ended) = hosted.endedWhileStarting {
+            failure = .sceneFailed("it ended during its start" + (ended.map { ": \($0)" } ?? ""))
+        }
+        if let failure {
             state.withLock { state in
                 if state.hosted[instance] === hosted { state.hosted[instance] = nil }
             }
-            return .failure(error)
+            hosted.workers.endIdle()
+            hosted.mailbox.abandon()
+            return .failure(failure)
         }
         let current = state.withLock { state -> Bool in
             guard state.hosted[instance] === hosted else { return false }
             callees.set(instance, hosted.workers)
             return true
         }
-        // Stopped while it started: it hears its stop after its start.
-        if !current { hosted.mailbox.post(.stop) }
+        // Stopped while it started: it hears its stop after its start (queued once).
+        if !current {
+            hosted.workers.endIdle()
+            hosted.queueStop(announced: true)
+        }
         hosted.mailbox.open()
         return .success(())
     }
@@ -131,11 +168,10 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let hosted = state.withLock { state -> Hosted? in
             callees.set(instance, nil)
             state.histories[instance] = nil
+            state.generations[instance] = nil
             return state.hosted.removeValue(forKey: instance)
         }
-        guard let hosted else { return }
-        hosted.mailbox.post(.closing)
-        hosted.mailbox.post(.stop)
+        hosted?.queueStop(announced: true)
     }
 
     func close(_ instance: InstanceID, force: Bool) async -> Bool {
@@ -163,14 +199,18 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// nil): the scene's restart policy decides between a new behaviour and a dismiss.
     func ended(_ instance: InstanceID, generation: Int, error: (any Error)?) {
         let hosted = state.withLock { state -> Hosted? in
-            guard let hosted = state.hosted[instance], hosted.generation == generation, callees.workers(instance) != nil
-            else { return nil }
+            guard let hosted = state.hosted[instance], hosted.generation == generation else { return nil }
+            guard callees.workers(instance) != nil else {
+                // Still starting: its start fails once it returns.
+                hosted.endWhileStarting(error)
+                return nil
+            }
             callees.set(instance, nil)
             state.hosted[instance] = nil
             return hosted
         }
         guard let hosted, let registry else { return }
-        hosted.mailbox.post(.stop)
+        hosted.queueStop(announced: false)
         Task { await supervise(instance, clean: error == nil, registry: registry) }
     }
 
@@ -180,8 +220,10 @@ final class BehaviorHost<R: Route>: SceneBacking {
         let now = (ContinuousClock.now - started) / .seconds(1)
         let decision = state.withLock { state -> SupervisionDecision in
             var history = state.histories[instance] ?? RestartHistory(policy: policy)
-            defer { state.histories[instance] = history }
-            return history.decide(clean: clean, now: now)
+            let decision = history.decide(clean: clean, now: now)
+            // Kept only while the instance is open (a stop forgets it).
+            if state.generations[instance] != nil { state.histories[instance] = history }
+            return decision
         }
         await registry.processDisconnected(instance, exit: .exited(clean ? 0 : 1))
         switch decision {
@@ -216,22 +258,26 @@ final class BehaviorHost<R: Route>: SceneBacking {
     }
 
     /// Stops every behaviour without dismissing its instance (the program is shutting
-    /// down): each hears a forced close, then its stop; returns once all have.
+    /// down), and starts none from now on: each hears a forced close, then its stop.
+    /// Returns once all have, or after the close grace.
     func stopAll() async {
         let all = state.withLock { state -> [Hosted] in
+            state.closed = true
             defer { state.hosted.removeAll() }
             return Array(state.hosted.values)
         }
         callees.removeAll()
-        await withTaskGroup(of: Void.self) { group in
+        guard !all.isEmpty else { return }
+        let grace = timeouts.close
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let countdown = Countdown(all.count) { continuation.resume() }
             for hosted in all {
-                group.addTask {
-                    await withCheckedContinuation { continuation in
-                        hosted.mailbox.post(.closing)
-                        hosted.mailbox.post(.stop)
-                        hosted.mailbox.post(.done { continuation.resume() })
-                    }
-                }
+                hosted.queueStop(announced: true)
+                hosted.mailbox.post(.done { countdown.tick() })
+            }
+            Task {
+                try? await Task.sleep(for: grace)
+                countdown.finish()
             }
         }
     }
@@ -243,73 +289,24 @@ final class BehaviorHost<R: Route>: SceneBacking {
     }
 }
 
-/// Hands a behaviour its deliveries one at a time, in the order they were posted, once
-/// its start returned.
-final class Mailbox<R: Route>: Sendable {
-    enum Delivery: Sendable {
-        case flow([RouteStep<R>])
-        case phase(ScenePhase)
-        case notification(SceneCall)
-        case closing
-        case stop
-        /// Runs once everything before it was delivered.
-        case done(@Sendable () -> Void)
+/// Runs its action once, when it has been ticked `count` times or is finished, whichever
+/// comes first.
+final class Countdown: Sendable {
+    private let left: Atomic<Int>
+    private let fired = Atomic<Bool>(false)
+    private let action: @Sendable () -> Void
+
+    init(_ count: Int, _ action: @escaping @Sendable () -> Void) {
+        left = Atomic(count)
+        self.action = action
     }
 
-    private struct State {
-        var queue = FIFOQueue<Delivery>()
-        var open = false
-        var draining = false
+    func tick() {
+        if left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { finish() }
     }
 
-    private let state = Locked(State())
-    private let deliver: @Sendable (Delivery) async -> Void
-
-    init(_ behavior: any SceneBehavior<R>) {
-        deliver = { delivery in
-            switch delivery {
-            case .flow(let path): await behavior.flowChanged(to: path)
-            case .phase(let phase): await behavior.phaseChanged(to: phase)
-            case .notification(let call): await behavior.receive(call)
-            case .closing: _ = await behavior.close(force: true)
-            case .stop: await behavior.stop()
-            case .done(let body): body()
-            }
-        }
-    }
-
-    func post(_ delivery: Delivery) {
-        let start = state.withLock { state -> Bool in
-            state.queue.append(delivery)
-            guard state.open, !state.draining else { return false }
-            state.draining = true
-            return true
-        }
-        if start { drain() }
-    }
-
-    /// Deliveries may go out from now on.
-    func open() {
-        let start = state.withLock { state -> Bool in
-            state.open = true
-            guard !state.draining, state.queue.count > 0 else { return false }
-            state.draining = true
-            return true
-        }
-        if start { drain() }
-    }
-
-    private func drain() {
-        Task {
-            while let next = state.withLock({ state -> Delivery? in
-                guard let next = state.queue.popFirst() else {
-                    state.draining = false
-                    return nil
-                }
-                return next
-            }) {
-                await deliver(next)
-            }
-        }
+    func finish() {
+        guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        action()
     }
 }

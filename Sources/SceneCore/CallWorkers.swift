@@ -1,5 +1,5 @@
 import Glibc
-import SceneFlow
+package import SceneFlow
 import SceneSync
 import Synchronization
 
@@ -53,24 +53,27 @@ final class Callees: Sendable {
 
 /// One call for a worker to answer, and its answer, which either the behaviour or the
 /// deadline gives, whichever comes first (a class: it is handed on, never copied).
-final class CallJob: Sendable {
-    typealias Answer = Result<ScenePayload, SceneError>
+package final class CallJob: Sendable {
+    package typealias Answer = Result<ScenePayload, SceneError>
 
-    enum Work: Sendable {
+    package enum Work: Sendable {
         case call(SceneCall)
         /// An interactive close, asked; answers the behaviour's `Bool`.
         case close(force: Bool)
+        /// Its start, with its context (a `SceneContext` of the behaviour's route type).
+        case start(any Sendable)
 
         var method: String {
             switch self {
             case .call(let call): return call.method
             case .close: return "scene.close"
+            case .start: return "start"
             }
         }
     }
 
     /// Who takes the answer.
-    enum Waiter: Sendable {
+    package enum Waiter: Sendable {
         /// A task, suspended until it comes.
         case task(UnsafeContinuation<Answer, Never>)
         /// A function, called where the worker or the deadline gives it.
@@ -83,7 +86,7 @@ final class CallJob: Sendable {
     private let waiter: Waiter
     private let answered = Atomic<Bool>(false)
 
-    init(work: Work, waiter: Waiter, instance: InstanceID, timeout: Duration) {
+    package init(work: Work, waiter: Waiter, instance: InstanceID, timeout: Duration) {
         self.work = work
         self.waiter = waiter
         self.instance = instance
@@ -91,7 +94,7 @@ final class CallJob: Sendable {
     }
 
     /// Answers the call, if nothing did yet; later answers are dropped.
-    func resolve(_ answer: Answer) {
+    package func resolve(_ answer: Answer) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         switch waiter {
         case .task(let continuation): continuation.resume(returning: answer)
@@ -116,6 +119,14 @@ extension SceneBehavior {
                 }
             case .close(let force):
                 job.resolve(.success(ScenePayload(json: .bool(await close(force: force)))))
+            case .start(let context):
+                do {
+                    // The host made the context for this behaviour's route type.
+                    try await start(in: context as! SceneContext<R>)
+                    job.resolve(.success(.empty))
+                } catch {
+                    job.resolve(.failure(SceneError(thrown: error)))
+                }
             }
             next = await withUnsafeContinuation { workers.park(worker, $0) }
         }
@@ -127,11 +138,12 @@ extension SceneBehavior {
 ///
 /// - A call goes to an idle worker (one resumption); a task is made only when none is idle
 ///   (calls in flight at once, or one that never answered and keeps its worker).
-/// - Each busy worker's call has a deadline. One task sleeps until the earliest, and only
-///   while a call is in flight, and answers the calls whose time is up `call_timeout`.
+/// - Each busy worker's call has a deadline. A task sleeps until the earliest (one that an
+///   earlier deadline replaced wakes at its own time and ends), only while calls are in
+///   flight, and answers the calls whose time is up `call_timeout`.
 /// - The hand-over, the deadline and the worker's return to idle share one lock: a call
 ///   takes it twice.
-final class CallWorkers: Sendable {
+package final class CallWorkers: Sendable {
     /// How many idle workers are kept; one more ends.
     private static let idleLimit = 16
 
@@ -157,10 +169,14 @@ final class CallWorkers: Sendable {
     /// Starts worker number `worker` on its first call, in the behaviour's isolation.
     private let start: @Sendable (CallJob, Int, CallWorkers) -> Void
 
-    /// Workers for `behavior`; `preferring` is the task executor its workers run on when
-    /// they are not in the behaviour: the one the behaviour runs on, when it is also a
-    /// task executor (a coordinator's loop), so that a worker resumes there directly.
-    init<R: Route>(_ behavior: any SceneBehavior<R>, preferring taskExecutor: (any TaskExecutor)?) {
+    /// Workers for `behavior`, hosted beside `host` (the registry's executor, or a scene
+    /// process's client loop). A behaviour that runs on `host`, when that is also a task
+    /// executor (an event loop), has its workers prefer it: a worker then resumes there
+    /// directly, and a call from the loop takes no thread switch.
+    package init<R: Route>(_ behavior: any SceneBehavior<R>, host: (any SerialExecutor)?) {
+        let taskExecutor = host.flatMap { host in
+            Self.same(behavior.unownedExecutor, host.asUnownedSerialExecutor()) ? host as? any TaskExecutor : nil
+        }
         if let taskExecutor {
             start = { job, worker, workers in
                 Task(executorPreference: taskExecutor) { await behavior.serve(job, worker: worker, of: workers) }
@@ -172,9 +188,16 @@ final class CallWorkers: Sendable {
         }
     }
 
-    func run(_ job: CallJob) {
+    /// Whether two executor references name the same executor (the type has no `==`).
+    private static func same(_ one: UnownedSerialExecutor, _ other: UnownedSerialExecutor) -> Bool {
+        withUnsafeBytes(of: one) { one in withUnsafeBytes(of: other) { other in one.elementsEqual(other) } }
+    }
+
+    package func run(_ job: CallJob) {
         let deadline = Deadline.after(job.timeout)
-        let (handOver, sleeper) = state.withLock { state -> ((Int, UnsafeContinuation<CallJob?, Never>?), (UInt64, Int)?) in
+        let taken = state.withLock { state -> ((Int, UnsafeContinuation<CallJob?, Never>?), (UInt64, Int)?)? in
+            // The behaviour is gone: nothing will answer.
+            guard !state.ended else { return nil }
             let worker: Int
             let resume: UnsafeContinuation<CallJob?, Never>?
             if let idle = state.idle.popLast() {
@@ -189,6 +212,10 @@ final class CallWorkers: Sendable {
             state.wake = deadline
             state.generation += 1
             return ((worker, resume), (deadline, state.generation))
+        }
+        guard let (handOver, sleeper) = taken else {
+            job.resolve(.failure(.notConnected(job.instance)))
+            return
         }
         if let (wake, generation) = sleeper { sleep(until: wake, generation: generation) }
         switch handOver {
@@ -209,7 +236,7 @@ final class CallWorkers: Sendable {
     }
 
     /// Ends the idle workers, and those that finish from now on (the behaviour is gone).
-    func endIdle() {
+    package func endIdle() {
         let idle = state.withLock { state -> [UnsafeContinuation<CallJob?, Never>] in
             state.ended = true
             defer { state.idle.removeAll() }
@@ -273,16 +300,20 @@ enum Deadline {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// The deadline `timeout` after now.
+    /// The deadline `timeout` after now; a timeout too long to count in nanoseconds is
+    /// as good as none (the deadline is the largest there is).
     static func after(_ timeout: Duration) -> UInt64 {
         let (seconds, attoseconds) = timeout.components
-        let nanoseconds = UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
-        return now() &+ nanoseconds &+ resolution
+        let whole = UInt64(clamping: max(0, seconds)).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !whole.overflow else { return .max }
+        let nanoseconds = whole.partialValue.addingReportingOverflow(UInt64(max(0, attoseconds) / 1_000_000_000))
+        let deadline = nanoseconds.partialValue.addingReportingOverflow(now() &+ resolution)
+        return nanoseconds.overflow || deadline.overflow ? .max : deadline.partialValue
     }
 
     /// How long until `deadline`; zero once it passed.
     static func left(until deadline: UInt64) -> Duration {
         let now = now()
-        return deadline > now ? .nanoseconds(Int64(deadline - now)) : .zero
+        return deadline > now ? .nanoseconds(Int64(clamping: deadline - now)) : .zero
     }
 }

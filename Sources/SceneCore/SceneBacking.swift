@@ -14,7 +14,8 @@ public protocol SceneBacking: Sendable {
     ///   instance is then dismissed and the open fails with that reason.
     func launch(_ instance: InstanceID) async throws(RegistryRejection)
 
-    /// Stops what backs `instance`; called once it is dismissed, also while opening.
+    /// Stops what backs `instance`; called when it is dismissed, also while opening (then
+    /// possibly twice: once for the dismiss, once when its launch returns).
     func stop(_ instance: InstanceID) async
 
     /// Asks what backs `instance` whether it may close; `force` says it will close
@@ -43,13 +44,17 @@ extension SceneBacking {
 
 /// How long a registry waits for the code behind an instance.
 public struct SceneTimeouts: Hashable, Sendable {
+    /// How long an in-process behaviour has to start (default 10 s, as a process has to say
+    /// hello); a longer start fails the open `launch_timeout`.
+    public var start: Duration
     /// How long a call waits for its answer unless the caller says (default 10 s).
     public var call: Duration
     /// How long an instance has to answer an interactive close; no answer in time counts
     /// as accepted (default 3 s).
     public var close: Duration
 
-    public init(call: Duration = .seconds(10), close: Duration = .seconds(3)) {
+    public init(start: Duration = .seconds(10), call: Duration = .seconds(10), close: Duration = .seconds(3)) {
+        self.start = start
         self.call = call
         self.close = close
     }

@@ -4,8 +4,11 @@ public import SceneFlow
 /// hears its instance's changes, and acts through its ``SceneContext``.
 ///
 /// The same type runs in process, beside the registry, or in a scene process of its own
-/// (SceneClient hosts it there): where it runs is the scene's declaration's choice, and
-/// neither the behaviour nor anyone calling it can tell the difference.
+/// (SceneClient hosts it there): where it runs is the scene's declaration's choice. Those
+/// who call it cannot tell the difference, and it asks for the same things with the same
+/// rules either way; what differs is when it starts (in a process, after its `hello`, its
+/// instance already `active`: a start that throws then ends the process, and the scene's
+/// restart policy decides, where in process it fails the open).
 ///
 /// Every requirement has a default, so a behaviour implements only what it needs:
 /// - ``start(in:)`` runs before the instance becomes `active`; throwing from it fails

@@ -14,6 +14,9 @@ public struct SceneCall: Sendable {
         self.params = params
     }
 
+    /// The longest a call may wait for its answer: an hour, as on the wire.
+    public static let maximumTimeout = Duration.seconds(3600)
+
     /// Whether `method` is one of the coordinator's own names, which no scene may be called by.
     public static func isReserved(_ method: String) -> Bool {
         // Compared as bytes: every call is checked, and both prefixes are ASCII.

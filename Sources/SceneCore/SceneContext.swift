@@ -1,11 +1,12 @@
 public import SceneFlow
 
-/// What a ``SceneBehavior`` can do, for its own instance: drive its flow, open, push and
-/// dismiss scenes, ask for routes, and call or notify any instance.
+/// What a ``SceneBehavior`` can do, for its own instance: drive its flow, open scenes, push
+/// windows in its place, dismiss itself, ask for routes, and call or notify any instance.
 ///
-/// The same requests a scene process makes over its connection, with the same rules and
-/// the same errors: a behaviour reads the same whether it runs in process or in a process
-/// of its own. Every refusal is a ``SceneError``, the JSON-RPC error object the wire
+/// The same requests a scene process makes over its connection, with the same rules (a
+/// scene acts only for itself: it may open any scene, but dismisses only itself) and the
+/// same errors: a behaviour reads the same whether it runs in process or in a process of
+/// its own. Every refusal is a ``SceneError``, the JSON-RPC error object the wire
 /// would carry (a registry refusal is -32000 with its `data.reason`).
 public struct SceneContext<R: Route>: Sendable {
     /// The instance this behaviour is.
@@ -56,12 +57,11 @@ public struct SceneContext<R: Route>: Sendable {
         try await actions.push(scene, value: value, from: instance)
     }
 
-    /// Dismisses `target` (this instance when nil) and the windows pushed from it; an
-    /// instance other than this one is first asked unless `force`. Answers what went.
+    /// Dismisses this instance and the windows pushed from it, without asking it (a scene
+    /// closing itself has decided already). Answers what went.
     @discardableResult
-    public func dismiss(_ target: InstanceID? = nil, force: Bool = false) async throws(SceneError) -> [InstanceID] {
-        // A scene closing itself has decided already.
-        try await actions.dismiss(target ?? instance, force: force || target == nil || target == instance)
+    public func dismiss() async throws(SceneError) -> [InstanceID] {
+        try await actions.dismiss(instance, force: true)
     }
 
     // MARK: Calls

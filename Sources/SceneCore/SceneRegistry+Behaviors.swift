@@ -14,7 +14,9 @@ extension SceneRegistry {
     ) async throws(SceneError) -> ScenePayload {
         guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
         let wait = timeout ?? timeouts.call
-        guard wait > .zero else { throw .invalidParams("timeout: must be positive") }
+        guard wait > .zero, wait <= SceneCall.maximumTimeout else {
+            throw .invalidParams("timeout: must be a positive number of seconds, at most 3600")
+        }
         // A running in-process behaviour is reached without a stop at the registry.
         if case .instance(let id) = target, let workers = host?.callees.workers(id) {
             return try await Callees.call(call, on: workers, instance: id, timeout: wait)
@@ -58,12 +60,14 @@ extension SceneRegistry {
     package nonisolated func callRunning(
         _ call: SceneCall, on id: InstanceID, timeout: Duration, completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
     ) -> Bool {
-        guard timeout > .zero, !SceneCall.isReserved(call.method), let workers = host?.callees.workers(id) else { return false }
+        guard timeout > .zero, timeout <= SceneCall.maximumTimeout, !SceneCall.isReserved(call.method),
+            let workers = host?.callees.workers(id)
+        else { return false }
         workers.run(CallJob(work: .call(call), waiter: .handler(completion), instance: id, timeout: timeout))
         return true
     }
 
-    /// Where the code of `id` runs, while it is open.
+    /// Where the code of instances of `id`'s scene runs; nil for an undeclared scene.
     public nonisolated func hosting(of id: InstanceID) -> SceneHosting? {
         declarationsByID[id.scene]?.hosting
     }
@@ -151,7 +155,9 @@ struct RegistryActions<R: Route>: SceneActions {
         // The common case, a running in-process scene, without a stop at the registry.
         if case .instance(let id) = target, let workers = host.callees.workers(id), !SceneCall.isReserved(call.method) {
             let wait = timeout ?? host.timeouts.call
-            if wait > .zero { return try await Callees.call(call, on: workers, instance: id, timeout: wait) }
+            if wait > .zero, wait <= SceneCall.maximumTimeout {
+                return try await Callees.call(call, on: workers, instance: id, timeout: wait)
+            }
         }
         return try await registry().call(call, to: target, timeout: timeout)
     }

@@ -33,10 +33,10 @@ private actor Odd: SceneBehavior {
 }
 
 private let behaviors: [String: SceneBehaviorFactory<JSONValue>] = [
-    "left": { _ in Notebook(title: "Left") },
-    "right": { _ in Notebook(title: "Right") },
+    "left": { Notebook(title: "Left", identity: $0) },
+    "right": { Notebook(title: "Right", identity: $0) },
     // The same title as the `swift` scene process, which runs the same type.
-    "nb": { _ in Notebook(title: "Swift") },
+    "nb": { Notebook(title: "Swift", identity: $0) },
     "odd": { _ in Odd() },
 ]
 

@@ -16,7 +16,8 @@ struct SchemaValidator {
 
     static let known: Set<String> = [
         "$schema", "$id", "title", "description", "type", "properties", "required", "additionalProperties", "items",
-        "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "minimum", "maximum", "minItems", "maxItems", "minLength",
+        "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "minimum", "maximum", "exclusiveMinimum", "minItems", "maxItems",
+        "minLength",
     ]
 
     /// Loads every schema in `Protocols/schemas`.
@@ -108,6 +109,7 @@ struct SchemaValidator {
         if let number = value.doubleValue {
             if let minimum = keywords["minimum"]?.doubleValue, number < minimum { errors.append("\(path): below \(minimum)") }
             if let maximum = keywords["maximum"]?.doubleValue, number > maximum { errors.append("\(path): above \(maximum)") }
+            if let bound = keywords["exclusiveMinimum"]?.doubleValue, number <= bound { errors.append("\(path): not above \(bound)") }
         }
         if let text = value.stringValue, let minimum = keywords["minLength"]?.intValue, text.count < minimum {
             errors.append("\(path): shorter than \(minimum) characters")

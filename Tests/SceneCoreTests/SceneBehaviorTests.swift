@@ -87,6 +87,69 @@ actor Recorder: SceneBehavior {
     func stop() async { heard.add("stop") }
 }
 
+/// A gate a test opens: what waits at it goes on.
+final class Gate: Sendable {
+    private let state = Locked<(entered: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let through = state.withLock { state -> Bool in
+                state.entered = true
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if through { continuation.resume() }
+        }
+    }
+
+    func waitUntilEntered() async {
+        while !state.withLock({ $0.entered }) { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// A scene whose start waits at a gate.
+actor Slow: SceneBehavior {
+    typealias R = Screen
+    let heard: Heard
+    let gate: Gate
+    init(heard: Heard, gate: Gate) {
+        self.heard = heard
+        self.gate = gate
+    }
+    func start(in context: SceneContext<Screen>) async throws {
+        await gate.pass()
+        heard.add("start")
+    }
+    func close(force: Bool) async -> Bool {
+        heard.add("close force=\(force)")
+        return true
+    }
+    func stop() async { heard.add("stop") }
+}
+
+/// A scene that ends during its own start.
+actor EndsWhileStarting: SceneBehavior {
+    typealias R = Screen
+    func start(in context: SceneContext<Screen>) async throws { context.end() }
+}
+
+/// A scene whose stop never returns.
+actor NeverStops: SceneBehavior {
+    typealias R = Screen
+    func stop() async {
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+    }
+}
+
 /// A scene whose start fails.
 actor Broken: SceneBehavior {
     typealias R = Screen
@@ -304,6 +367,68 @@ struct SceneBehaviorTests {
         #expect(try await second.info(a).path == [.push(.detail(3))])
         let answer = try await second.call(SceneCall(method: "double", params: ScenePayload(Counted(4))), to: .instance(a))
         #expect(try answer.decode(Counted.self) == Counted(8))
+    }
+
+    @Test("a behaviour dismissed while it starts hears its start, then one forced close and one stop")
+    func dismissedWhileStarting() async throws {
+        let heard = Heard()
+        let gate = Gate()
+        let registry = try typedRegistry(behaviors: ["a": { _ in Slow(heard: heard, gate: gate) }, "b": { _ in Recorder(heard: Heard()) }])
+        let opening = Task { try await registry.open("a") }
+        await gate.waitUntilEntered()
+        try await registry.dismiss(InstanceID("a-1")!, force: true)
+        gate.open()
+        await #expect(throws: RegistryRejection.self) { try await opening.value }
+        #expect(await eventually { heard.all.last == "stop" })
+        #expect(heard.all == ["start", "close force=true", "stop"])
+    }
+
+    @Test("a behaviour that ends during its start fails the open launch_failed; one that does not start in time, launch_timeout")
+    func startEndsOrTimesOut() async throws {
+        let ending = try typedRegistry(behaviors: ["a": { _ in EndsWhileStarting() }, "b": { _ in Recorder(heard: Heard()) }])
+        do {
+            _ = try await ending.open("a")
+            Issue.record("the open succeeded")
+        } catch {
+            #expect(error.code == "launch_failed")
+        }
+        let slow = try typedRegistry(
+            timeouts: SceneTimeouts(start: .milliseconds(50)),
+            behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { _ in Recorder(heard: Heard()) }])
+        do {
+            _ = try await slow.open("a")
+            Issue.record("the open succeeded")
+        } catch {
+            #expect(error.code == "launch_timeout")
+        }
+        #expect(await slow.instance(InstanceID("a-1")!) == nil)
+    }
+
+    @Test("stopping every behaviour returns within the close grace even if one never stops, and none starts after it")
+    func stopBehaviorsIsBounded() async throws {
+        let registry = try typedRegistry(
+            timeouts: SceneTimeouts(close: .milliseconds(100)),
+            behaviors: ["a": { _ in NeverStops() }, "b": { _ in Recorder(heard: Heard()) }])
+        _ = try await registry.open("a")
+        await registry.stopBehaviors()
+        do {
+            _ = try await registry.open("b")
+            Issue.record("a behaviour started after the stop")
+        } catch {
+            #expect(error.code == "launch_failed")
+        }
+    }
+
+    @Test("a call's timeout must be positive and at most an hour, in process as on the wire")
+    func timeoutBounds() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        for timeout in [Duration.zero, .seconds(3601), .seconds(Int64.max)] {
+            let refused = await callError { () throws(SceneError) in
+                try await registry.call(SceneCall(method: "double", params: ScenePayload(Counted(1))), to: .instance(a), timeout: timeout)
+            }
+            #expect(refused?.code == -32602, "\(timeout)")
+        }
     }
 
     @Test("a behaviour registered for a scene that does not run in process, or a scene without one, is a configuration error")
