@@ -79,6 +79,7 @@ public struct SceneContext<R: Route>: Sendable {
 
     /// Calls `method` on `target` with `params`, and answers its result as a `T`: in
     /// process, values of the same types pass as they are, with no JSON made.
+    @inlinable
     public func call<T: Decodable>(
         _ target: SceneTarget, _ method: String, with params: some Encodable & Sendable, as type: T.Type = T.self,
         timeout: Duration? = nil
