@@ -23,7 +23,9 @@ public struct SceneContext<R: Route>: Sendable {
 
     // MARK: Its own flow
 
-    /// Applies `intent` to this instance's flow; answers its path afterwards.
+    /// Applies `intent` to this instance's flow; answers its path afterwards. During the
+    /// behaviour's start it shapes the path the instance opens with (no event comes before
+    /// the instance's `scene.opened`, which carries the path).
     ///
     /// - Throws: the flow's refusal (`push_blocked_by_modal_tail`, …), or `not_open`.
     @discardableResult

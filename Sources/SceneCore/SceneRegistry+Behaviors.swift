@@ -81,6 +81,19 @@ extension SceneRegistry {
 
     // MARK: For the behaviour host
 
+    /// Applies an intent a behaviour sends its own flow. While its instance is still
+    /// opening (the behaviour is starting), the intent shapes the path the instance opens
+    /// with, as a deep link's plan does: no event comes before its `scene.opened`, which
+    /// carries that path.
+    func send(_ intent: FlowIntent<R>, fromBehaviorOf id: InstanceID) throws(RegistryRejection) -> (FlowOutcome<R>, [RouteStep<R>]) {
+        if book.records[id]?.phase == .opening, let instance = instances[id] {
+            return instance.assumeIsolated { ($0.flow.send(intent), $0.flow.path) }
+        }
+        return try withInstance(id, for: "flow.send") { (instance) throws(RegistryRejection) in
+            (try instance.send(intent), instance.path)
+        }
+    }
+
     func recordedValue(of id: InstanceID) -> JSONValue? {
         book.records[id]?.value
     }
@@ -115,11 +128,7 @@ struct RegistryActions<R: Route>: SceneActions {
 
     func send(_ intent: FlowIntent<R>, in instance: InstanceID) async throws(SceneError) -> [RouteStep<R>] {
         let registry = try registry()
-        let (outcome, path) = try await run { () throws(RegistryRejection) in
-            try await registry.withInstance(instance, for: "flow.send") { (instance) throws(RegistryRejection) in
-                (try instance.send(intent), instance.path)
-            }
-        }
+        let (outcome, path) = try await run { () throws(RegistryRejection) in try await registry.send(intent, fromBehaviorOf: instance) }
         if case .rejected(let reason) = outcome { throw SceneError(RegistryRejection.flow(reason)) }
         return path
     }

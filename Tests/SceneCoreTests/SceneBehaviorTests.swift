@@ -136,6 +136,15 @@ actor Slow: SceneBehavior {
     func stop() async { heard.add("stop") }
 }
 
+/// A scene that sets up its path while it starts.
+actor Presetting: SceneBehavior {
+    typealias R = Screen
+    func start(in context: SceneContext<Screen>) async throws {
+        try await context.send(.push(.list))
+        try await context.send(.push(.detail(2)))
+    }
+}
+
 /// A scene that ends during its own start.
 actor EndsWhileStarting: SceneBehavior {
     typealias R = Screen
@@ -429,6 +438,18 @@ struct SceneBehaviorTests {
             }
             #expect(refused?.code == -32602, "\(timeout)")
         }
+    }
+
+    @Test("what a behaviour sends its flow while it starts is the path its instance opens with, with no event before scene.opened")
+    func pathSetWhileStarting() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Presetting() }, "b": { _ in Recorder(heard: Heard()) }])
+        let (_, events) = registry.subscribe()
+        let opened = try await registry.open("a").instance
+        #expect(opened.path == [.push(.list), .push(.detail(2))])
+        var iterator = events.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.event.type == "scene.opened")
+        if case .opened(let info)? = first?.event { #expect(info.path == [.push(.list), .push(.detail(2))]) }
     }
 
     @Test("a behaviour registered for a scene that does not run in process, or a scene without one, is a configuration error")
