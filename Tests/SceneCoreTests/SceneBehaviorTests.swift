@@ -151,11 +151,11 @@ actor EndsWhileStarting: SceneBehavior {
     func start(in context: SceneContext<Screen>) async throws { context.end() }
 }
 
-/// A scene whose stop never returns.
+/// A scene whose stop does not return while a test runs.
 actor NeverStops: SceneBehavior {
     typealias R = Screen
     func stop() async {
-        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        try? await Task.sleep(for: .seconds(3600))
     }
 }
 
