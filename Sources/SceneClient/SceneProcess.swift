@@ -109,7 +109,7 @@ final class ProcessHost<R: Route>: Sendable {
                 defer { state.early.removeAll() }
                 return state.early
             }
-            for message in early { message.reply?(.failure(WireError(SceneError.sceneFailed("the scene did not start")))) }
+            for message in early { message.reply?(.failure(SceneError.sceneFailed("the scene did not start"))) }
             return String(describing: error)
         }
         let hosted = Hosted(behavior: behavior, mailbox: Mailbox(behavior), workers: CallWorkers(behavior, host: loop), instance: instance)
@@ -159,7 +159,7 @@ final class ProcessHost<R: Route>: Sendable {
         }
         switch hosted {
         case .some(let hosted?): dispatch(message, reply: reply, to: hosted)
-        case .some(nil): reply?(.failure(WireError(SceneError.sceneFailed("the scene did not start"))))
+        case .some(nil): reply?(.failure(SceneError.sceneFailed("the scene did not start")))
         case nil: break  // kept until the start returns
         }
     }
@@ -184,7 +184,7 @@ final class ProcessHost<R: Route>: Sendable {
             hosted.workers.run(CallJob(
                 work: .call(call),
                 waiter: .handler { answer in
-                    reply(answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } }.mapError(WireError.init))
+                    reply(answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } })
                 },
                 instance: hosted.instance, timeout: Self.callTimeout))
         }
@@ -215,7 +215,7 @@ struct ConnectionActions<R: Route>: SceneActions {
 
     static func sceneError(_ error: ClientError) -> SceneError {
         switch error {
-        case .remote(let error): return error.sceneError
+        case .remote(let error): return error
         case .invalidResponse(let detail): return .sceneFailed(detail)
         default: return .domain(reason: "not_connected", message: error.description)
         }

@@ -246,7 +246,6 @@ extension Session {
         // (at once when the behaviour runs there too).
         if expectsAnswer, registry.callRunning(call, on: target, timeout: timeout, completion: { answer in
             let framed = answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } }
-                .mapError(WireError.init)
             session.loop.execute { session.value.complete(id, framed) }
         }) {
             return
@@ -261,7 +260,7 @@ extension Session {
                     answer = .success(.object([:]))
                 }
             } catch {
-                answer = .failure(WireError(error))
+                answer = .failure(error)
             }
             session.loop.execute { session.value.complete(id, answer) }
         }

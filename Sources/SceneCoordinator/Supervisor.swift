@@ -481,16 +481,16 @@ public final class ProcessLauncher: SceneBacking {
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RawJSON, WireError>, Never>) in
             let running = supervisor.loop.execute {
                 guard let session = supervisor.value.session(of: instance) else {
-                    continuation.resume(returning: .failure(WireError(SceneError.notConnected(instance))))
+                    continuation.resume(returning: .failure(SceneError.notConnected(instance)))
                     return
                 }
                 session.request(call.method, params: RawJSON(params), timeout: timeout) { continuation.resume(returning: $0) }
             }
-            if !running { continuation.resume(returning: .failure(WireError(SceneError.notConnected(instance)))) }
+            if !running { continuation.resume(returning: .failure(SceneError.notConnected(instance))) }
         }
         switch answer {
         case .success(let result): return ScenePayload(json: result.value)
-        case .failure(let error): throw error.sceneError
+        case .failure(let error): throw error
         }
     }
 

@@ -14,7 +14,7 @@ public import SceneFlow
 /// - ``start(in:)`` runs before the instance becomes `active`; throwing from it fails
 ///   the open (`launch_failed`), or, for a restart, counts as one more abnormal end.
 /// - ``answer(_:)`` answers `scene.call`s to this instance; the default answers -32601.
-///   A ``SceneError`` (or an error convertible to one, such as the wire's) it throws
+///   A ``SceneError`` (the wire's `WireError` is the same type) it throws
 ///   is the caller's error as it is; any other error is answered `scene_failed`.
 /// - ``receive(_:)`` takes `scene.notify`s.
 /// - ``flowChanged(to:)`` and ``phaseChanged(to:)`` report the instance's own changes,

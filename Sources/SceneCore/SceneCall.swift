@@ -196,20 +196,13 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What an error thrown by a scene's handler is answered as: a call error as it is
-    /// (also one that converts itself, such as the wire's error type), a coded reason as
-    /// -32000 with its reason, anything else `scene_failed` with its description.
+    /// (the wire's `WireError` is this type), a coded reason as -32000 with its reason,
+    /// anything else `scene_failed` with its description.
     public init(thrown error: any Error) {
         switch error {
         case let same as SceneError: self = same
-        case let convertible as any SceneErrorConvertible: self = convertible.sceneError
         case let reason as any CodedReason: self.init(reason)
         default: self = .sceneFailed(String(describing: error))
         }
     }
-}
-
-/// An error that stands for a JSON-RPC error object, answered as that object when a
-/// scene's handler throws it.
-public protocol SceneErrorConvertible: Error {
-    var sceneError: SceneError { get }
 }

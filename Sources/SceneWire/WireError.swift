@@ -1,28 +1,16 @@
 public import SceneFlow
 public import SceneCore
 
-/// A JSON-RPC error object: `{"code", "message", "data"}`.
+/// A JSON-RPC error object: `{"code", "message", "data"}` — the same type a scene's call
+/// fails with in process (``SceneError``), so that the wire and the registry share one.
 ///
 /// Domain failures are code -32000 with `data.reason`, the stable snake_case reason of the
 /// module that owns the rule, and the reason's values as named members of `data`.
-public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let code: Int
-    public let message: String
-    public let data: [String: JSONValue]
+public typealias WireError = SceneError
 
-    public init(code: Int, message: String, data: [String: JSONValue] = [:]) {
-        self.code = code
-        self.message = message
-        self.data = data
-    }
-
-    /// The `data.reason`, when there is one.
-    public var reason: String? { data["reason"]?.stringValue }
-
-    public var description: String {
-        reason.map { "\(message) (\($0))" } ?? message
-    }
-
+/// The wire's own error objects, beside the ones ``SceneError`` makes (`methodNotFound`,
+/// `invalidParams`, `domain(reason:message:data:)`).
+extension SceneError {
     /// -32700: the message is not JSON.
     public static func parse(_ detail: String) -> WireError {
         WireError(code: WireCode.parseError, message: "Parse error", data: ["detail": .string(detail)])
@@ -35,16 +23,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         return WireError(code: WireCode.invalidRequest, message: "Invalid Request", data: data)
     }
 
-    /// -32601: no such method.
-    public static func methodNotFound(_ method: String) -> WireError {
-        WireError(code: WireCode.methodNotFound, message: "Method not found", data: ["method": .string(method)])
-    }
-
-    /// -32602: the params do not fit the method.
-    public static func invalidParams(_ detail: String) -> WireError {
-        WireError(code: WireCode.invalidParams, message: "Invalid params", data: ["detail": .string(detail)])
-    }
-
     /// -32002: a request before `hello`.
     public static var notInitialized: WireError {
         WireError(code: WireCode.notInitialized, message: "Not initialized", data: ["detail": "send hello first"])
@@ -52,16 +30,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// -32000: a domain failure, with its reason and values.
     public static func domain(_ reason: any CodedReason) -> WireError {
-        var data = reason.fields
-        data["reason"] = .string(reason.code)
-        return WireError(code: WireCode.domain, message: reason.description, data: data)
-    }
-
-    /// -32000 with a reason the wire itself owns (`forbidden`, `unsupported_protocol`, …).
-    public static func domain(reason: String, message: String, data: [String: JSONValue] = [:]) -> WireError {
-        var data = data
-        data["reason"] = .string(reason)
-        return WireError(code: WireCode.domain, message: message, data: data)
+        SceneError(reason)
     }
 
     /// The error as the JSON object the wire carries.
@@ -103,14 +72,4 @@ public enum WireReason {
     public static let notConnected = "not_connected"
     public static let callTimeout = "call_timeout"
     public static let reservedMethod = "reserved_method"
-}
-
-extension WireError: SceneErrorConvertible {
-    /// The same error object, for a scene's handler to throw.
-    public var sceneError: SceneError { SceneError(code: code, message: message, data: data) }
-
-    /// The error object a call between scenes failed with.
-    public init(_ error: SceneError) {
-        self.init(code: error.code, message: error.message, data: error.data)
-    }
 }
