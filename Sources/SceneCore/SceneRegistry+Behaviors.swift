@@ -161,14 +161,7 @@ struct RegistryActions<R: Route>: SceneActions {
     }
 
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
-        // The common case, a running in-process scene, without a stop at the registry.
-        if case .instance(let id) = target, let workers = host.callees.workers(id), !SceneCall.isReserved(call.method) {
-            let wait = timeout ?? host.timeouts.call
-            if wait > .zero, wait <= SceneCall.maximumTimeout {
-                return try await Callees.call(call, on: workers, instance: id, timeout: wait)
-            }
-        }
-        return try await registry().call(call, to: target, timeout: timeout)
+        try await registry().call(call, to: target, timeout: timeout)
     }
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
