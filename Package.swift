@@ -10,6 +10,7 @@ let strictSwift: [SwiftSetting] = [
 let package = Package(
     name: "SceneCoordinator",
     products: [
+        .library(name: "SceneJSON", targets: ["SceneJSON"]),
         .library(name: "SceneFlow", targets: ["SceneFlow"]),
         .library(name: "SceneLinks", targets: ["SceneLinks"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
@@ -34,32 +35,33 @@ let package = Package(
     ],
     targets: [
         .target(name: "SceneSync", swiftSettings: strictSwift),
-        .target(name: "SceneFlow", dependencies: ["SceneSync"], swiftSettings: strictSwift),
-        .target(name: "SceneLinks", dependencies: ["SceneFlow"], swiftSettings: strictSwift),
-        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
+        .target(name: "SceneJSON", swiftSettings: strictSwift),
+        .target(name: "SceneFlow", dependencies: ["SceneJSON", "SceneSync"], swiftSettings: strictSwift),
+        .target(name: "SceneLinks", dependencies: ["SceneFlow", "SceneJSON"], swiftSettings: strictSwift),
+        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "CSceneSystem"),
         .target(name: "SceneSocket", dependencies: ["CSceneSystem", "SceneSync"], swiftSettings: strictSwift),
-        .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneCore"], swiftSettings: strictSwift),
+        .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneJSON", "SceneCore"], swiftSettings: strictSwift),
         .target(
-            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneLinks", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
+            name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .target(
-            name: "SceneClient", dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
+            name: "SceneClient", dependencies: ["SceneFlow", "SceneJSON", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "scenectl",
-            dependencies: ["SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync"],
+            dependencies: ["SceneFlow", "SceneJSON", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync"],
             swiftSettings: strictSwift),
-        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow", "SceneSync"], swiftSettings: strictSwift),
+        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneSync"], swiftSettings: strictSwift),
         .executableTarget(
-            name: "flow-tour", dependencies: ["SceneFlow"], path: "Examples/flow-tour",
+            name: "flow-tour", dependencies: ["SceneFlow", "SceneJSON"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
         .target(name: "BenchSupport", dependencies: ["SceneSocket"], path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
-            name: "flow-bench", dependencies: ["SceneFlow", "BenchSupport"], path: "Benchmarks/flow-bench",
+            name: "flow-bench", dependencies: ["SceneFlow", "SceneJSON", "BenchSupport"], path: "Benchmarks/flow-bench",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "link-tour", dependencies: ["SceneLinks"], path: "Examples/link-tour",
+            name: "link-tour", dependencies: ["SceneLinks", "SceneJSON"], path: "Examples/link-tour",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "scene-tour", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/scene-tour",
@@ -71,44 +73,45 @@ let package = Package(
             name: "swift-scene", dependencies: ["SceneClient", "NotebookScene"], path: "Examples/swift-scene",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "mixed-app", dependencies: ["SceneCoordinator", "SceneCore", "SceneFlow", "SceneClient", "NotebookScene"],
+            name: "mixed-app", dependencies: ["SceneCoordinator", "SceneCore", "SceneFlow", "SceneJSON", "SceneClient", "NotebookScene"],
             path: "Examples/mixed-app", swiftSettings: strictSwift),
         .executableTarget(
-            name: "link-bench", dependencies: ["SceneLinks", "BenchSupport"], path: "Benchmarks/link-bench",
+            name: "link-bench", dependencies: ["SceneLinks", "SceneJSON", "BenchSupport"], path: "Benchmarks/link-bench",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "registry-bench", dependencies: ["SceneCore", "SceneFlow", "BenchSupport"], path: "Benchmarks/registry-bench",
+            name: "registry-bench", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "BenchSupport"], path: "Benchmarks/registry-bench",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "wire-bench",
-            dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
+            dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/wire-bench", swiftSettings: strictSwift),
         .executableTarget(
             name: "scene-bench",
-            dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "SceneClient", "BenchSupport"],
+            dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/scene-bench", swiftSettings: strictSwift),
         .executableTarget(
-            name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneCoordinator", "BenchSupport"],
+            name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "BenchSupport"],
             path: "Benchmarks/behavior-bench", swiftSettings: strictSwift),
         .executableTarget(
-            name: "soak", dependencies: ["SceneFlow", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
+            name: "soak", dependencies: ["SceneFlow", "SceneJSON", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
             swiftSettings: strictSwift),
-        .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow", "SceneSync"], swiftSettings: strictSwift),
+        .testTarget(name: "SceneJSONTests", dependencies: ["SceneJSON"], swiftSettings: strictSwift),
+        .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow", "SceneJSON", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneLinksTests", dependencies: ["SceneLinks"], swiftSettings: strictSwift),
+            name: "SceneLinksTests", dependencies: ["SceneLinks", "SceneJSON"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneSocket", "SceneCore"],
+            name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneJSON", "SceneSocket", "SceneCore"],
             swiftSettings: strictSwift),
         .testTarget(name: "SceneSocketTests", dependencies: ["SceneSocket", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "SceneFlow", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
+                "SceneFlow", "SceneJSON", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
                 "swift-scene", "mixed-app", "NotebookScene",
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneLinks", "SceneTesting", "SceneSync"],
+            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync"],
             swiftSettings: strictSwift),
     ]
 )

@@ -32,6 +32,7 @@ module() {
         -o "$object" "$@" 2> >(grep -v "^ld.gold: warning" >&2)
 }
 module SceneSync "$root"/Sources/SceneSync/*.swift
+module SceneJSON "$root"/Sources/SceneJSON/*.swift
 module SceneFlow "$root"/Sources/SceneFlow/*.swift
 module SceneLinks "$root"/Sources/SceneLinks/*.swift
 module SceneCore "$root"/Sources/SceneCore/*.swift

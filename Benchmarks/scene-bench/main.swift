@@ -10,6 +10,7 @@ import BenchSupport
 import Foundation
 import SceneClient
 import SceneFlow
+import SceneJSON
 
 let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
 let sceneExecutable = here.deletingLastPathComponent().appendingPathComponent("swift-scene").path

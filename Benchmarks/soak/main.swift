@@ -8,6 +8,7 @@ import BenchSupport
 import Foundation
 import SceneClient
 import SceneFlow
+import SceneJSON
 import Synchronization
 
 let minutes = option("--minutes", default: 1)

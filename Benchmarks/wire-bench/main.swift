@@ -27,6 +27,7 @@ import Glibc
 import SceneClient
 import SceneCore
 import SceneFlow
+import SceneJSON
 
 // MARK: Set-up
 

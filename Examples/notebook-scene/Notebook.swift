@@ -7,6 +7,7 @@
 // (`push`) through its context, and reports its path and phase changes to `log`.
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 
 /// What a notebook answers to `relay`: a call it makes to another scene on the caller's
 /// behalf.

@@ -2,6 +2,7 @@
 // applied to a flow store (one by one, as a batch, and as a transaction); every path the
 // store reaches is valid, and its snapshot restores to the same path.
 import SceneFlow
+import SceneJSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIntents(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -5,6 +5,7 @@
 // that parses as JSON prints to text that parses to the same value, and the relay's
 // byte-level reading of scene.call params agrees with the Decodable reading.
 import SceneFlow
+import SceneJSON
 import SceneSocket
 import SceneWire
 

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 public import SceneWire
 
 extension SceneConnection {

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 import Foundation
 import Glibc
 package import SceneSocket

@@ -1,5 +1,6 @@
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 public import SceneLinks
 import SceneSocket
 import Dispatch

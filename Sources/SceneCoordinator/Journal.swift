@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync

@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneWire
 
 /// A request that acts on the registry, decoded from its params: the typed form a session

@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneWire
 
 /// A request's answer as far as it went in the turn that read it.

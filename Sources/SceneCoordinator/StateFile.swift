@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 public import SceneSocket
 
 /// What a coordinator keeps in its state file: the registry's snapshot and the process

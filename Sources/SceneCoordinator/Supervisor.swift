@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 public import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync

@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneWire
 
 /// The routes of a registry of any route type, to and from the wire's JSON.

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// What one scene instance is, as a value (the wire carries it as its instance object).
 public struct InstanceInfo<R: Route>: Hashable, Sendable {

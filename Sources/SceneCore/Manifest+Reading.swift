@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 import SceneLinks
 
 /// Walks a manifest document, collecting every problem with its JSON path.

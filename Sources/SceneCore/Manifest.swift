@@ -1,5 +1,6 @@
 public import Foundation
 public import SceneFlow
+public import SceneJSON
 public import SceneLinks
 
 /// An app's scenes declared as data: the JSON file a coordinator serves.

@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 
 /// What the registry does when an immersive space opens while another one is open.
 public enum ImmersivePolicy: String, Hashable, Sendable, Codable {

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 public import SceneLinks
 
 /// Why the registry refused a request. Nothing changed when a request is refused.

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// Everything a registry holds, as one value: what `state` answers.
 public struct RegistryState<R: Route>: Hashable, Sendable {

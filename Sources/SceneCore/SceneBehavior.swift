@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// The code of a scene: an actor the app writes, one per instance, that answers calls,
 /// hears its instance's changes, and acts through its ``SceneContext``.

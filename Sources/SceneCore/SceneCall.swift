@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// A call or notification to a scene: a method name and its params, as `scene.call` and
 /// `scene.notify` carry them.

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// What a ``SceneBehavior`` can do, for its own instance: drive its flow, open scenes, push
 /// windows in its place, dismiss itself, ask for routes, and call or notify any instance.

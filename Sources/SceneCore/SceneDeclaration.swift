@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 public import SceneLinks
 
 /// What a scene is: a window, a volume with a size, or an immersive space with a style.

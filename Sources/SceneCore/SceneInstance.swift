@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// One open window, volume or immersive space: an actor that owns its navigation flow.
 ///

@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 
 extension SceneRegistry {
     // MARK: Calls

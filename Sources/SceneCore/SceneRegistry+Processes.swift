@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// What dismissing several instances with an interactive close did.
 public struct DismissOutcome: Hashable, Sendable {

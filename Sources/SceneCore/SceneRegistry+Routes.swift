@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// Where a route request landed.
 public enum RouteOutcome<R: Route>: Hashable, Sendable {

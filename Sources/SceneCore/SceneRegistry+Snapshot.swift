@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// One instance in a registry snapshot.
 public struct InstanceSnapshot<R: Route>: Hashable, Codable, Sendable {

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 public import SceneLinks
 
 /// A program's say over interactive closes: answers whether `instance` may close.

@@ -1,3 +1,4 @@
+public import SceneJSON
 /// A request to change a flow's path. ``FlowStore`` decides what it does.
 ///
 /// On the wire each intent is an object with a `type` (the case name) and its

@@ -1,3 +1,4 @@
+public import SceneJSON
 /// Code that sees every intent before and after a ``FlowStore`` applies it.
 ///
 /// - `willApply` runs in chain order; it may pass the intent on, rewritten or not, or

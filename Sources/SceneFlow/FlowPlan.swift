@@ -1,3 +1,4 @@
+public import SceneJSON
 /// Why a list of steps is not a valid navigation path.
 public enum FlowPlanError: CodedReason {
     /// More than one sheet or cover; `count` is how many there were.

@@ -1,3 +1,4 @@
+public import SceneJSON
 /// Why a ``FlowStore`` refused an intent. Nothing changed when an intent is rejected.
 ///
 /// Each case has a stable snake_case ``code`` that the wire carries unchanged.

@@ -1,3 +1,4 @@
+public import SceneJSON
 /// A flow store's state as Codable data: the visible path and the queued modals.
 ///
 /// Encodes as `{"version": 1, "path": [steps], "queuedModals": [steps]}`.

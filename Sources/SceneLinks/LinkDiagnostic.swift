@@ -1,4 +1,4 @@
-public import SceneFlow
+public import SceneJSON
 
 /// Something a matcher build found in one pattern.
 public struct LinkDiagnostic: Hashable, Sendable, CustomStringConvertible {

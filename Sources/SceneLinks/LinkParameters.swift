@@ -1,5 +1,5 @@
 public import Foundation
-public import SceneFlow
+public import SceneJSON
 
 /// The values a link carries: path parameters first, then query items.
 ///

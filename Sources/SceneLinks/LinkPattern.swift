@@ -1,4 +1,4 @@
-public import SceneFlow
+public import SceneJSON
 
 /// A path pattern: literal segments, `:name` parameters and a trailing `*name` wildcard.
 ///

@@ -1,4 +1,4 @@
-public import SceneFlow
+public import SceneJSON
 
 /// Which input limit a link exceeded.
 public enum LinkLimit: String, Hashable, Sendable, CaseIterable {

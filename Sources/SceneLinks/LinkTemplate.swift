@@ -1,4 +1,4 @@
-public import SceneFlow
+public import SceneJSON
 
 /// JSON with `${name}` placeholders, filled in from a link's path parameters.
 ///

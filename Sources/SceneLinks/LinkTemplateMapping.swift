@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// A deep-link mapping declared as data, as a manifest writes it:
 /// `{"pattern": "/viewer/:doc", "value": "${doc}", "plan": [{"type": "push", "route": {…}}],

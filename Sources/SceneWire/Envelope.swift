@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// The top level of a JSON-RPC message, found by scanning the bytes once: the members the
 /// envelope needs are read, everything else (`params`, `result`, unknown members) is only

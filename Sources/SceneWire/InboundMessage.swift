@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// What one frame's payload is, checked as the protocol's §3.3 says, before any method
 /// runs: a pure function of the bytes, so that the server and the fuzzers check alike.

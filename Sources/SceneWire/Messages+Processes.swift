@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// `scene.phase` {instance, phase}: a scene reports its own phase.
 public struct ScenePhaseParams: Codable, Hashable, Sendable {

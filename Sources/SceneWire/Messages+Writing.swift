@@ -1,5 +1,6 @@
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 
 /// A protocol message that writes its own JSON, straight into bytes: the same value its
 /// `Encodable` conformance gives, members in the same (sorted) order, but with no encoder

@@ -1,5 +1,6 @@
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 
 /// The instance object: `{"id", "scene", "kind", "value", "phase", "focused", "path",
 /// "pushedFrom"}`, with `value` and `pushedFrom` null when absent.

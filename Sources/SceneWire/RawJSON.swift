@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// JSON text that was checked already, kept as its bytes: what a relay passes on from one
 /// peer to another without building a ``JSONValue`` and writing it out again. The text

@@ -1,5 +1,6 @@
 public import SceneCore
 public import SceneFlow
+public import SceneJSON
 
 /// Builds and reads the JSON text of protocol messages (the payloads of frames).
 public enum WireCodec {

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 public import SceneCore
 
 /// A JSON-RPC error object: `{"code", "message", "data"}` — the same type a scene's call

@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import SceneFlow
+import SceneJSON
 
 /// The app `serve` runs without a manifest, and the demo: the demo manifest, with every
 /// scene a process of this very executable (`scenectl scene`).

@@ -4,6 +4,7 @@ import Glibc
 import SceneCoordinator
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneSocket
 import SceneSync
 

@@ -3,6 +3,7 @@ import Glibc
 import SceneClient
 import SceneCoordinator
 import SceneFlow
+import SceneJSON
 import SceneWire
 import SceneSync
 import Testing

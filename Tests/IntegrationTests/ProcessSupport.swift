@@ -4,6 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync

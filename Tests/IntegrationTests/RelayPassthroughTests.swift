@@ -1,6 +1,7 @@
 import Foundation
 import SceneClient
 import SceneFlow
+import SceneJSON
 import SceneWire
 import Testing
 

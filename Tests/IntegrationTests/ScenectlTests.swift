@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SceneFlow
+import SceneJSON
 import SceneWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SceneFlow
+import SceneJSON
 import SceneWire
 
 /// The protocol's folder, found from this file's place in the repository.

@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneTesting
 import Testing
 

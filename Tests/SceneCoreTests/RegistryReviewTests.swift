@@ -1,5 +1,6 @@
 @testable import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneTesting
 import Testing
 

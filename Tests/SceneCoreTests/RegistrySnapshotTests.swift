@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import SceneFlow
+import SceneJSON
 import Testing
 
 /// A registry with a bit of everything: values, paths, a pushed window, an immersive

@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneJSON
 import SceneSync
 import Testing
 

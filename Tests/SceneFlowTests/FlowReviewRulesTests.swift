@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 import Testing
 
 @Suite("FlowStore rules: queues, events and follow-ups")

@@ -1,5 +1,6 @@
 import Foundation
 import SceneFlow
+import SceneJSON
 import Testing
 
 @Suite("Snapshots")

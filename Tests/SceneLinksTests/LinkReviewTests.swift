@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 import SceneLinks
 import Testing
 

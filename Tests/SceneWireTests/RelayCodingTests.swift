@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 import SceneSocket
 import SceneWire
 import Testing

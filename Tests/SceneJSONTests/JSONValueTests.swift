@@ -1,5 +1,5 @@
 import Foundation
-import SceneFlow
+import SceneJSON
 import Testing
 
 func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
