@@ -1,5 +1,5 @@
 import SceneFlow
-import SceneJSON
+package import SceneJSON
 
 /// What the registry does when an immersive space opens while another one is open.
 public enum ImmersivePolicy: String, Hashable, Sendable, Codable {
@@ -10,25 +10,30 @@ public enum ImmersivePolicy: String, Hashable, Sendable, Codable {
 }
 
 /// The facts about a declaration that the bookkeeping needs.
-struct SceneFacts: Sendable {
-    let kind: SceneKind
-    let policy: InstancePolicy
+package struct SceneFacts: Sendable {
+    package let kind: SceneKind
+    package let policy: InstancePolicy
+
+    package init(kind: SceneKind, policy: InstancePolicy) {
+        self.kind = kind
+        self.policy = policy
+    }
 }
 
 /// One instance as the bookkeeping sees it.
-struct InstanceRecord: Sendable {
-    let id: InstanceID
-    let kind: SceneKind
-    let value: JSONValue?
-    var phase: ScenePhase
-    var pushedFrom: InstanceID?
-    var pushedChild: InstanceID?
+package struct InstanceRecord: Sendable {
+    package let id: InstanceID
+    package let kind: SceneKind
+    package let value: JSONValue?
+    package var phase: ScenePhase
+    package var pushedFrom: InstanceID?
+    package var pushedChild: InstanceID?
     /// The phase to return to when a disconnected instance's process is back.
-    var phaseBeforeDisconnect: ScenePhase?
+    package var phaseBeforeDisconnect: ScenePhase?
 }
 
 /// What the bookkeeping recorded; the registry turns these into its events.
-enum BookEvent: Hashable, Sendable {
+package enum BookEvent: Hashable, Sendable {
     case opened(InstanceID)
     case focused(InstanceID)
     case dismissed(InstanceID, DismissReason)
@@ -37,7 +42,7 @@ enum BookEvent: Hashable, Sendable {
 }
 
 /// How an open request resolves.
-enum OpenResolution: Hashable, Sendable {
+package enum OpenResolution: Hashable, Sendable {
     /// An instance the policy says to reuse (it may still be opening).
     case existing(InstanceID)
     /// A new instance, after dismissing `replacing` (an immersive space), if any.
@@ -48,40 +53,40 @@ enum OpenResolution: Hashable, Sendable {
 /// pushed windows, the focus order and the immersive slot. Every rule about opening,
 /// pushing, focusing and dismissing lives here, in mutating methods that answer what
 /// happened and record events.
-struct RegistryBook: Sendable {
-    let scenes: [String: SceneFacts]
-    let immersivePolicy: ImmersivePolicy
-    private(set) var records: [InstanceID: InstanceRecord] = [:]
-    private(set) var byScene: [String: Set<InstanceID>] = [:]
-    private(set) var byValue: [ValueKey: InstanceID] = [:]
+package struct RegistryBook: Sendable {
+    package let scenes: [String: SceneFacts]
+    package let immersivePolicy: ImmersivePolicy
+    package private(set) var records: [InstanceID: InstanceRecord] = [:]
+    package private(set) var byScene: [String: Set<InstanceID>] = [:]
+    package private(set) var byValue: [ValueKey: InstanceID] = [:]
     /// The last number used per scene; numbers are never reused.
-    private(set) var counters: [String: Int] = [:]
+    package private(set) var counters: [String: Int] = [:]
     /// Windows and volumes, least recently focused first.
-    private(set) var focus = FocusList()
-    private(set) var immersive: InstanceID?
-    private(set) var events: [BookEvent] = []
+    package private(set) var focus = FocusList()
+    package private(set) var immersive: InstanceID?
+    package private(set) var events: [BookEvent] = []
 
-    struct ValueKey: Hashable, Sendable {
+    package struct ValueKey: Hashable, Sendable {
         let scene: String
         let value: JSONValue
     }
 
-    init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy) {
+    package init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy) {
         self.scenes = scenes
         self.immersivePolicy = immersivePolicy
     }
 
     /// The focused window or volume.
-    var focused: InstanceID? { focus.last }
+    package var focused: InstanceID? { focus.last }
 
     /// Returns the recorded events and forgets them.
-    mutating func takeEvents() -> [BookEvent] {
+    package mutating func takeEvents() -> [BookEvent] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
 
     /// Active when any instance is active; else inactive when any is; else background.
-    var aggregatePhase: ScenePhase {
+    package var aggregatePhase: ScenePhase {
         var sawInactive = false
         for record in records.values {
             if record.phase == .active { return .active }
@@ -91,12 +96,12 @@ struct RegistryBook: Sendable {
     }
 
     /// The open instances of `scene`, by number.
-    func instances(of scene: String) -> [InstanceID] {
+    package func instances(of scene: String) -> [InstanceID] {
         (byScene[scene] ?? []).sorted { $0.number < $1.number }
     }
 
     /// The most recently focused instance of `scene`, or its newest one.
-    func mostRecent(of scene: String) -> InstanceID? {
+    package func mostRecent(of scene: String) -> InstanceID? {
         guard let ids = byScene[scene], !ids.isEmpty else { return nil }
         if ids.count == 1 { return ids.first }
         return focus.lastMatching { $0.scene == scene } ?? ids.max { $0.number < $1.number }
@@ -106,7 +111,7 @@ struct RegistryBook: Sendable {
 
     /// Decides what opening `scene` with `value` does, by its instance policy and the
     /// immersive rules; changes nothing.
-    func resolveOpen(_ scene: String, value: JSONValue?) -> Result<OpenResolution, RegistryRejection> {
+    package func resolveOpen(_ scene: String, value: JSONValue?) -> Result<OpenResolution, RegistryRejection> {
         guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
         switch facts.policy {
         case .single:
@@ -134,7 +139,7 @@ struct RegistryBook: Sendable {
     }
 
     /// Records a new instance in the `opening` phase. `id` comes from ``resolveOpen``.
-    mutating func reserve(_ id: InstanceID, value: JSONValue?, pushedFrom: InstanceID? = nil) {
+    package mutating func reserve(_ id: InstanceID, value: JSONValue?, pushedFrom: InstanceID? = nil) {
         let facts = scenes[id.scene]!
         // The first open's value stays the instance's own; later opens of a single scene
         // focus it and their values are ignored.
@@ -150,7 +155,7 @@ struct RegistryBook: Sendable {
     }
 
     /// Inserts a record as it is (open or restore), keeping every index.
-    mutating func insert(_ record: InstanceRecord) {
+    package mutating func insert(_ record: InstanceRecord) {
         let id = record.id
         records[id] = record
         counters[id.scene] = max(counters[id.scene] ?? 0, id.number)
@@ -162,28 +167,28 @@ struct RegistryBook: Sendable {
     }
 
     /// Records that `id` was pushed from `parent` (restore).
-    mutating func link(_ id: InstanceID, pushedFrom parent: InstanceID) {
+    package mutating func link(_ id: InstanceID, pushedFrom parent: InstanceID) {
         records[id]?.pushedFrom = parent
         records[parent]?.pushedChild = id
     }
 
     /// Sets a restored instance's phase, without an event.
-    mutating func restorePhase(_ id: InstanceID, _ phase: ScenePhase) {
+    package mutating func restorePhase(_ id: InstanceID, _ phase: ScenePhase) {
         records[id]?.phase = phase
     }
 
     /// Raises a scene's counter so restored numbers are never reused.
-    mutating func raiseCounter(_ scene: String, to number: Int) {
+    package mutating func raiseCounter(_ scene: String, to number: Int) {
         counters[scene] = max(counters[scene] ?? 0, number)
     }
 
     /// Puts restored instances in focus order, least recent first.
-    mutating func restoreFocus(_ order: [InstanceID]) {
+    package mutating func restoreFocus(_ order: [InstanceID]) {
         for id in order where records[id]?.kind.isFocusable == true { focus.moveToLast(id) }
     }
 
     /// An opening instance became ready: it is active, focused, and opened.
-    mutating func activate(_ id: InstanceID) {
+    package mutating func activate(_ id: InstanceID) {
         guard let record = records[id], record.phase == .opening else { return }
         records[id]?.phase = .active
         events.append(.opened(id))
@@ -194,7 +199,7 @@ struct RegistryBook: Sendable {
     // MARK: Focus
 
     /// Focuses `id`, or the window pushed over it: the one actually shown.
-    mutating func focusVisible(_ id: InstanceID) {
+    package mutating func focusVisible(_ id: InstanceID) {
         var shown = id
         while let child = records[shown]?.pushedChild { shown = child }
         guard let record = records[shown], record.kind.isFocusable, record.phase != .opening else { return }
@@ -205,7 +210,7 @@ struct RegistryBook: Sendable {
     }
 
     /// Focuses `id` as an explicit request.
-    mutating func focusRequest(_ id: InstanceID) -> Result<Void, RegistryRejection> {
+    package mutating func focusRequest(_ id: InstanceID) -> Result<Void, RegistryRejection> {
         guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
         guard record.kind.isFocusable else { return .failure(.notFocusable(id)) }
         if let child = record.pushedChild { return .failure(.coveredByPushedWindow(child)) }
@@ -216,7 +221,7 @@ struct RegistryBook: Sendable {
     // MARK: Phases
 
     /// Records a phase the instance reported for itself.
-    mutating func report(_ id: InstanceID, _ phase: ScenePhase) -> Result<Void, RegistryRejection> {
+    package mutating func report(_ id: InstanceID, _ phase: ScenePhase) -> Result<Void, RegistryRejection> {
         guard phase.isReportable else { return .failure(.invalidPhase(phase)) }
         guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
         setPhase(id, phase)
@@ -225,7 +230,7 @@ struct RegistryBook: Sendable {
 
     /// Sets a phase and records the change. A disconnected instance keeps its phase until
     /// its process is back: the phase set meanwhile is the one it comes back to.
-    mutating func setPhase(_ id: InstanceID, _ phase: ScenePhase) {
+    package mutating func setPhase(_ id: InstanceID, _ phase: ScenePhase) {
         guard let old = records[id]?.phase, old != phase else { return }
         if old == .disconnected {
             records[id]?.phaseBeforeDisconnect = phase
@@ -236,7 +241,7 @@ struct RegistryBook: Sendable {
     }
 
     /// The instance's process is gone: `disconnected` until a new one says hello.
-    mutating func disconnect(_ id: InstanceID) {
+    package mutating func disconnect(_ id: InstanceID) {
         guard let record = records[id], record.phase != .opening, record.phase != .disconnected else { return }
         records[id]?.phaseBeforeDisconnect = record.phase
         setPhase(id, .disconnected)
@@ -244,7 +249,7 @@ struct RegistryBook: Sendable {
 
     /// A disconnected instance's new process said hello: back to the phase it had (a
     /// window covered by a pushed one stays in the background).
-    mutating func reconnect(_ id: InstanceID) {
+    package mutating func reconnect(_ id: InstanceID) {
         guard let record = records[id], record.phase == .disconnected else { return }
         let phase = record.pushedChild != nil ? .background : (record.phaseBeforeDisconnect ?? .active)
         records[id]?.phaseBeforeDisconnect = nil
@@ -255,7 +260,7 @@ struct RegistryBook: Sendable {
     // MARK: Pushing
 
     /// Checks a push of `scene` from `from` and resolves its target; changes nothing.
-    func resolvePush(_ scene: String, value: JSONValue?, from: InstanceID) -> Result<InstanceID, RegistryRejection> {
+    package func resolvePush(_ scene: String, value: JSONValue?, from: InstanceID) -> Result<InstanceID, RegistryRejection> {
         guard let parent = records[from], parent.kind.isWindow, parent.phase != .opening else {
             return .failure(.notAWindow(from.description))
         }
@@ -276,7 +281,7 @@ struct RegistryBook: Sendable {
     ///
     /// - A dismissed pushed window brings back the one it was pushed from, active and
     ///   focused; a dismissed focused window passes focus to the previous one.
-    mutating func dismiss(_ id: InstanceID, reason: DismissReason) -> [InstanceID] {
+    package mutating func dismiss(_ id: InstanceID, reason: DismissReason) -> [InstanceID] {
         guard let record = records[id] else { return [] }
         let focusedBefore = focus.last
         var dismissed: [InstanceID] = []
@@ -308,16 +313,16 @@ struct RegistryBook: Sendable {
 
 /// Windows and volumes in focus order, least recent first, as a doubly linked list keyed
 /// by id: moving to the end and removing are O(1) however many instances are open.
-struct FocusList: Sendable {
+package struct FocusList: Sendable {
     private var previous: [InstanceID: InstanceID] = [:]
     private var next: [InstanceID: InstanceID] = [:]
     private var members: Set<InstanceID> = []
-    private(set) var first: InstanceID?
-    private(set) var last: InstanceID?
+    package private(set) var first: InstanceID?
+    package private(set) var last: InstanceID?
 
-    var count: Int { members.count }
+    package var count: Int { members.count }
 
-    mutating func moveToLast(_ id: InstanceID) {
+    package mutating func moveToLast(_ id: InstanceID) {
         if last == id { return }
         remove(id)
         members.insert(id)
@@ -330,7 +335,7 @@ struct FocusList: Sendable {
         last = id
     }
 
-    mutating func remove(_ id: InstanceID) {
+    package mutating func remove(_ id: InstanceID) {
         guard members.remove(id) != nil else { return }
         let before = previous.removeValue(forKey: id)
         let after = next.removeValue(forKey: id)
@@ -339,7 +344,7 @@ struct FocusList: Sendable {
     }
 
     /// The most recent member that satisfies `predicate`.
-    func lastMatching(_ predicate: (InstanceID) -> Bool) -> InstanceID? {
+    package func lastMatching(_ predicate: (InstanceID) -> Bool) -> InstanceID? {
         var cursor = last
         while let id = cursor {
             if predicate(id) { return id }
@@ -349,7 +354,7 @@ struct FocusList: Sendable {
     }
 
     /// Every member, least recent first.
-    var ordered: [InstanceID] {
+    package var ordered: [InstanceID] {
         var result: [InstanceID] = []
         result.reserveCapacity(members.count)
         var cursor = first

@@ -13,12 +13,12 @@ public enum LinkOutcome<R: Route>: Hashable, Sendable {
     case unhandled(path: String)
 
     /// `handled`, `pending`, `rejected` or `unhandled`.
-    public var name: String {
+    public var name: OutcomeName {
         switch self {
-        case .handled: return "handled"
-        case .pending: return "pending"
-        case .rejected: return "rejected"
-        case .unhandled: return "unhandled"
+        case .handled: return .handled
+        case .pending: return .pending
+        case .rejected: return .rejected
+        case .unhandled: return .unhandled
         }
     }
 }
@@ -119,14 +119,7 @@ extension SceneRegistry {
     /// Finds or opens the target instance, applies the plan, and focuses it — in that
     /// order: a new instance is announced already showing the plan's path.
     private func land(_ target: SceneLinkTarget<R>) throws(RegistryRejection) -> RegistryStep<R, (InstanceInfo<R>, Bool)> {
-        guard let declaration = declarationsByID[target.scene] else { throw .unknownScene(target.scene) }
-        var existing: InstanceID?
-        if case .multiple = declaration.instances {
-            existing = book.mostRecent(of: target.scene)
-        } else if case .existing(let found) = try book.resolveOpen(target.scene, value: target.value).get() {
-            existing = found
-        }
-        if let id = existing {
+        if case .existing(let id) = try book.resolveLanding(target.scene, value: target.value).get() {
             let plan = target.plan
             if book.records[id]?.phase == .opening {
                 return afterOpening(id) { registry throws(RegistryRejection) in try registry.show(plan, in: id) }
@@ -134,7 +127,7 @@ extension SceneRegistry {
             return .done(.success(try show(plan, in: id)))
         }
         return thenOnSuccess(try openStep(target.scene, value: target.value, plan: target.plan)) { registry, outcome throws(RegistryRejection) in
-            (try registry.info(outcome.instance.id), outcome.name == "opened")
+            (try registry.info(outcome.instance.id), outcome.name == .opened)
         }
     }
 

@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// What dismissing several instances with an interactive close did.
@@ -53,7 +53,7 @@ extension SceneRegistry {
     /// must be asked.
     public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
-            let targets = try instances(of: scene, value: value)
+            let targets = try book.dismissTargets(scene, value: value).get()
             let asked = force ? [] : targets.compactMap { id in
                 book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
             }
@@ -90,21 +90,12 @@ extension SceneRegistry {
     private func dismissAll(_ targets: [InstanceID], refused: Set<InstanceID>) -> DismissOutcome {
         var dismissed: [InstanceID] = []
         for id in targets where !refused.contains(id) {
-            guard let record = book.records[id] else { continue }
-            dismissed += remove(id, reason: record.phase == .opening ? .cancelled : .requested)
+            guard let reason = book.requestedDismissReason(id) else { continue }
+            dismissed += remove(id, reason: reason)
         }
         let vetoed = targets.filter { refused.contains($0) && book.records[$0] != nil }
         for id in vetoed { log.emit(.requestRejected(request: "scene.dismiss", reason: .closeVetoed(id))) }
         return DismissOutcome(dismissed: dismissed, vetoed: vetoed)
-    }
-
-    /// The open instances of `scene` (with `value`, when given), by number.
-    func instances(of scene: String, value: JSONValue?) throws(RegistryRejection) -> [InstanceID] {
-        guard declarationsByID[scene] != nil else { throw .unknownScene(scene) }
-        var targets = book.instances(of: scene)
-        if let value { targets = targets.filter { book.records[$0]?.value == value } }
-        guard !targets.isEmpty else { throw .notOpen(value.map { "\(scene) with value \($0)" } ?? scene) }
-        return targets
     }
 
     // MARK: Processes

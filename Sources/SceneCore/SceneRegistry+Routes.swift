@@ -1,5 +1,5 @@
 public import SceneFlow
-public import SceneJSON
+import SceneJSON
 
 /// Where a route request landed.
 public enum RouteOutcome<R: Route>: Hashable, Sendable {
@@ -18,11 +18,11 @@ public enum RouteOutcome<R: Route>: Hashable, Sendable {
     }
 
     /// `presented`, `opened` or `focused`.
-    public var name: String {
+    public var name: OutcomeName {
         switch self {
-        case .presented: return "presented"
-        case .opened: return "opened"
-        case .focused: return "focused"
+        case .presented: return .presented
+        case .opened: return .opened
+        case .focused: return .focused
         }
     }
 }
@@ -49,18 +49,14 @@ extension SceneRegistry {
         step("scene.route") { () throws(RegistryRejection) in
             guard let instance = instances[from], let record = book.records[from], record.phase != .opening
             else { throw .notOpen(from.description) }
-            for rule in instance.declaration.scope where rule.when.matches(route) {
-                switch rule.action {
-                case .present(let kind):
-                    return .done(.success(.presented(try present(route, as: kind, in: from))))
-                case .reject(let reason):
-                    throw .routeRejected(detail: reason)
-                case .pass:
-                    break
-                }
-                break
+            switch RegistryBook.scopeAction(for: route, in: instance.declaration.scope) {
+            case .present(let kind):
+                return .done(.success(.presented(try present(route, as: kind, in: from))))
+            case .reject(let reason):
+                throw .routeRejected(detail: reason)
+            case .pass:
+                return try routeToClaim(route)
             }
-            return try routeToClaim(route)
         }
     }
 
@@ -70,27 +66,24 @@ extension SceneRegistry {
     /// refusal changes nothing; an instance opened for the route goes again if presenting
     /// fails.
     private func routeToClaim(_ route: R) throws(RegistryRejection) -> RegistryStep<R, RouteOutcome<R>> {
-        for declaration in declarations {
-            guard let claim = declaration.claims.first(where: { $0.when.matches(route) }) else { continue }
-            var value: JSONValue?
-            if declaration.instances == .perValue {
-                do {
-                    value = try JSONValue(encoding: route)
-                } catch {
-                    throw .routeRejected(detail: "the route cannot serve as a value: \(error)")
-                }
-            }
-            if case .existing(let target) = try book.resolveOpen(declaration.id, value: value).get(),
-                book.records[target]?.phase != .opening
-            {
-                try checkPresentation(route, as: claim.present, in: target)
-            }
-            let kind = claim.present
-            return thenOnSuccess(try openStep(declaration.id, value: value)) { registry, opened throws(RegistryRejection) in
-                try registry.land(route, as: kind, in: opened)
+        guard let (declaration, claim) = RegistryBook.claim(for: route, in: declarations) else { throw .noHandler }
+        var value: JSONValue?
+        if declaration.instances == .perValue {
+            do {
+                value = try JSONValue(encoding: route)
+            } catch {
+                throw .routeRejected(detail: "the route cannot serve as a value: \(error)")
             }
         }
-        throw .noHandler
+        if case .existing(let target) = try book.resolveOpen(declaration.id, value: value).get(),
+            book.records[target]?.phase != .opening
+        {
+            try checkPresentation(route, as: claim.present, in: target)
+        }
+        let kind = claim.present
+        return thenOnSuccess(try openStep(declaration.id, value: value)) { registry, opened throws(RegistryRejection) in
+            try registry.land(route, as: kind, in: opened)
+        }
     }
 
     /// Presents `route` in the instance a claim opened or found, and focuses it; a new
@@ -112,26 +105,11 @@ extension SceneRegistry {
         }
     }
 
-    /// The intent that shows `route` as `kind`.
-    private func intent(_ route: R, as kind: RouteStepKind) -> FlowIntent<R> {
-        switch kind {
-        case .push: return .push(route)
-        case .sheet: return .sheet(route)
-        case .cover: return .cover(route)
-        }
-    }
-
     /// Refuses what presenting `route` in `id` would refuse, changing nothing.
     private func checkPresentation(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) {
         guard let instance = instances[id] else { throw .notOpen(id.description) }
-        let intent = intent(route, as: kind)
-        let problem = instance.assumeIsolated { instance -> RegistryRejection? in
-            if kind != .push {
-                let chain = (instance.flow.modal.map { [$0] } ?? []) + instance.flow.queuedModals
-                if chain.contains(where: { $0.route == route }) { return .presentationBusy(id) }
-            }
-            var trial = instance.flow
-            return trial.send(intent).rejection.map { .flow($0) }
+        let problem = instance.assumeIsolated { instance in
+            RegistryBook.presentationProblem(route, as: kind, in: instance.flow, of: id)
         }
         if let problem { throw problem }
     }
@@ -140,7 +118,7 @@ extension SceneRegistry {
     @discardableResult
     func present(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
         try checkPresentation(route, as: kind, in: id)
-        if case .rejected(let reason)? = perform(intent(route, as: kind), in: id, request: "scene.route") {
+        if case .rejected(let reason)? = perform(RegistryBook.intent(route, as: kind), in: id, request: "scene.route") {
             throw .flow(reason)
         }
         return try info(id)

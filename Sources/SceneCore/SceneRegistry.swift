@@ -20,10 +20,10 @@ public enum OpenOutcome<R: Route>: Hashable, Sendable {
     }
 
     /// `opened` or `focused`.
-    public var name: String {
+    public var name: OutcomeName {
         switch self {
-        case .opened: return "opened"
-        case .focused: return "focused"
+        case .opened: return .opened
+        case .focused: return .focused
         }
     }
 }
@@ -276,9 +276,9 @@ public actor SceneRegistry<R: Route> {
     public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
         try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
             var dismissed: [InstanceID] = []
-            for id in try self.instances(of: scene, value: value) {
-                guard let record = self.book.records[id] else { continue }
-                dismissed += self.remove(id, reason: record.phase == .opening ? .cancelled : .requested)
+            for id in try self.book.dismissTargets(scene, value: value).get() {
+                guard let reason = self.book.requestedDismissReason(id) else { continue }
+                dismissed += self.remove(id, reason: reason)
             }
             return dismissed
         }
@@ -340,8 +340,8 @@ public actor SceneRegistry<R: Route> {
 
     /// Dismisses `id` now; an instance still opening is cancelled.
     func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        guard let record = book.records[id] else { throw .notOpen(id.description) }
-        return remove(id, reason: record.phase == .opening ? .cancelled : .requested)
+        guard let reason = book.requestedDismissReason(id) else { throw .notOpen(id.description) }
+        return remove(id, reason: reason)
     }
 
     /// Creates the instance actor and records it as opening.

@@ -1,0 +1,105 @@
+package import SceneFlow
+package import SceneJSON
+
+/// Where a deep link lands, as the bookkeeping decides it.
+package enum LinkLanding: Hashable, Sendable {
+    /// In this open (or still opening) instance.
+    case existing(InstanceID)
+    /// In a new instance, opened by every open rule.
+    case new
+}
+
+/// The rules that pick an instance for a request that names a scene rather than an
+/// instance — a deep link, a dismiss by scene, a route that bubbles up — and the rule that
+/// keeps a modal from being presented twice. Each is a pure function of the bookkeeping
+/// (and, for presenting, of the target's flow): it changes nothing.
+extension RegistryBook {
+    // MARK: Deep links
+
+    /// Which instance a link to `scene` with `value` lands in.
+    ///
+    /// - `multiple`: the most recently focused instance, else its newest; a new one when
+    ///   none is open.
+    /// - `single` and `perValue`: the instance opening would focus (for a per-value scene,
+    ///   the one with the link's value); a new one otherwise.
+    /// - Refused as opening would refuse it: `unknown_scene`, `value_required`,
+    ///   `immersive_space_busy`, `instance_limit_reached`.
+    package func resolveLanding(_ scene: String, value: JSONValue?) -> Result<LinkLanding, RegistryRejection> {
+        guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
+        if case .multiple = facts.policy, let id = mostRecent(of: scene) { return .success(.existing(id)) }
+        switch resolveOpen(scene, value: value) {
+        case .failure(let rejection): return .failure(rejection)
+        case .success(.existing(let id)): return .success(.existing(id))
+        case .success(.new): return .success(.new)
+        }
+    }
+
+    // MARK: Dismissing by scene
+
+    /// The open instances a dismiss of `scene` (only those with `value`, when given)
+    /// targets, by number.
+    ///
+    /// - Refused `unknown_scene`, or `not_open` when none is open (with that value).
+    package func dismissTargets(_ scene: String, value: JSONValue?) -> Result<[InstanceID], RegistryRejection> {
+        guard scenes[scene] != nil else { return .failure(.unknownScene(scene)) }
+        var targets = instances(of: scene)
+        if let value { targets = targets.filter { records[$0]?.value == value } }
+        guard !targets.isEmpty else { return .failure(.notOpen(value.map { "\(scene) with value \($0)" } ?? scene)) }
+        return .success(targets)
+    }
+
+    /// Why dismissing `id` on request removes it: `cancelled` while it is still opening,
+    /// `requested` once it is open; nil when it is not open.
+    package func requestedDismissReason(_ id: InstanceID) -> DismissReason? {
+        guard let record = records[id] else { return nil }
+        return record.phase == .opening ? .cancelled : .requested
+    }
+
+    // MARK: Routes that bubble up
+
+    /// What the asking instance's scope does with `route`: the first rule whose `when`
+    /// matches decides; with no match the route passes to the registry.
+    package static func scopeAction<R: Route>(for route: R, in scope: [ScopeRule<R>]) -> ScopeAction {
+        scope.first { $0.when.matches(route) }?.action ?? .pass
+    }
+
+    /// The scene that claims a route that passed: the first declaration, in declaration
+    /// order, with a claim whose `when` matches, and that claim.
+    package static func claim<R: Route>(for route: R, in declarations: [SceneDeclaration<R>])
+        -> (scene: SceneDeclaration<R>, claim: SceneClaim<R>)?
+    {
+        for declaration in declarations {
+            if let claim = declaration.claims.first(where: { $0.when.matches(route) }) { return (declaration, claim) }
+        }
+        return nil
+    }
+
+    // MARK: Presenting
+
+    /// The intent that shows `route` as `kind`.
+    package static func intent<R: Route>(_ route: R, as kind: RouteStepKind) -> FlowIntent<R> {
+        switch kind {
+        case .push: return .push(route)
+        case .sheet: return .sheet(route)
+        case .cover: return .cover(route)
+        }
+    }
+
+    /// Why presenting `route` as `kind` in instance `id`, whose flow is `flow`, is refused;
+    /// nil when it would be applied.
+    ///
+    /// - A sheet or cover whose route is already shown or queued as a modal there is
+    ///   refused `presentation_busy`: a route asked for twice shows once.
+    /// - Otherwise the flow's own rules decide, tried on a copy (a push over a modal is
+    ///   `push_blocked_by_modal_tail`).
+    package static func presentationProblem<R: Route>(
+        _ route: R, as kind: RouteStepKind, in flow: FlowStore<R>, of id: InstanceID
+    ) -> RegistryRejection? {
+        if kind != .push {
+            let shown = flow.modal.map { [$0] } ?? []
+            if (shown + flow.queuedModals).contains(where: { $0.route == route }) { return .presentationBusy(id) }
+        }
+        var trial = flow
+        return trial.send(intent(route, as: kind)).rejection.map { .flow($0) }
+    }
+}
