@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SceneJSONTests", dependencies: ["SceneJSON"], swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow", "SceneJSON", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneLinksTests", dependencies: ["SceneLinks", "SceneJSON"], swiftSettings: strictSwift),
+            name: "SceneLinksTests", dependencies: ["SceneLinks", "SceneFlow", "SceneJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneWireTests", dependencies: ["SceneWire", "SceneFlow", "SceneJSON", "SceneSocket", "SceneCore"],
             swiftSettings: strictSwift),

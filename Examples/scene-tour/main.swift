@@ -5,10 +5,10 @@ import SceneFlow
 
 let registry = try SceneRegistry(manifest: .demo)
 
-func step(_ title: String, _ action: () async throws -> String) async {
+func step(_ title: String, _ action: () async throws -> any CustomStringConvertible) async {
     let result: String
     do {
-        result = try await action()
+        result = try await action().description
     } catch let reason as RegistryRejection {
         result = "rejected \(reason.code): \(reason)"
     } catch {

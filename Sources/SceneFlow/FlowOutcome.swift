@@ -11,12 +11,12 @@ public enum FlowOutcome<R: Route>: Hashable, Sendable {
 
     /// The outcome's name as the wire spells it: `changed`, `queued`, `unchanged` or
     /// `rejected`.
-    public var name: String {
+    public var name: OutcomeName {
         switch self {
-        case .changed: return "changed"
-        case .queued: return "queued"
-        case .unchanged: return "unchanged"
-        case .rejected: return "rejected"
+        case .changed: return .changed
+        case .queued: return .queued
+        case .unchanged: return .unchanged
+        case .rejected: return .rejected
         }
     }
 

@@ -1,3 +1,5 @@
+public import SceneFlow
+
 /// The deep-link engine: origin policy and limits, one matcher over every mapping, and an
 /// authentication gate with one pending slot.
 ///
@@ -164,6 +166,7 @@ public struct PendingLink: Hashable, Sendable {
     /// The router's revision when it was opened.
     public let revision: UInt64
 
+    /// Creates a pending link from its members.
     public init(url: String, pattern: String, revision: UInt64) {
         self.url = url
         self.pattern = pattern
@@ -210,8 +213,12 @@ public struct LinkMatch<Output: Sendable>: Sendable {
 
 /// What a URL would do, before the authentication gate.
 public enum LinkEvaluation<Output: Sendable>: Sendable {
+    /// A pattern matched and its mapping produced an output.
     case matched(LinkMatch<Output>)
+    /// The URL was refused: malformed, over an input limit, from an origin not allowed, or
+    /// refused by its mapping.
     case rejected(LinkRejection)
+    /// The URL is valid but no pattern matched it.
     case unhandled(LinkURL)
 }
 
@@ -227,12 +234,12 @@ public enum LinkDecision<Output: Sendable>: Sendable {
     case unhandled(LinkURL)
 
     /// `handled`, `pending`, `rejected` or `unhandled`.
-    public var name: String {
+    public var name: OutcomeName {
         switch self {
-        case .handled: return "handled"
-        case .pending: return "pending"
-        case .rejected: return "rejected"
-        case .unhandled: return "unhandled"
+        case .handled: return .handled
+        case .pending: return .pending
+        case .rejected: return .rejected
+        case .unhandled: return .unhandled
         }
     }
 }

@@ -242,7 +242,7 @@ extension OpenResult: WireWritable {
         object.key("instance", to: &output)
         instance.write(to: &output)
         object.key("outcome", to: &output)
-        JSONValue.writeQuoted(outcome, to: &output)
+        JSONValue.writeQuoted(outcome.rawValue, to: &output)
         object.end(&output)
     }
 }
@@ -275,7 +275,7 @@ extension RouteResult: WireWritable {
         object.key("instance", to: &output)
         instance.write(to: &output)
         object.key("outcome", to: &output)
-        JSONValue.writeQuoted(outcome, to: &output)
+        JSONValue.writeQuoted(outcome.rawValue, to: &output)
         object.key("path", to: &output)
         WireCodec.write(path, to: &output)
         object.end(&output)
@@ -286,7 +286,7 @@ extension FlowSendResult: WireWritable {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("outcome", to: &output)
-        JSONValue.writeQuoted(outcome, to: &output)
+        JSONValue.writeQuoted(outcome.rawValue, to: &output)
         object.key("path", to: &output)
         WireCodec.write(path, to: &output)
         object.end(&output)
@@ -310,7 +310,7 @@ extension BatchOutcome: WireWritable {
             error.write(to: &output)
         }
         object.key("outcome", to: &output)
-        JSONValue.writeQuoted(outcome, to: &output)
+        JSONValue.writeQuoted(outcome.rawValue, to: &output)
         object.end(&output)
     }
 }
@@ -343,7 +343,7 @@ extension LinkOpenResult: WireWritable {
             JSONValue.append(opened ? "true" : "false", to: &output)
         }
         object.key("outcome", to: &output)
-        JSONValue.writeQuoted(outcome, to: &output)
+        JSONValue.writeQuoted(outcome.rawValue, to: &output)
         if let path {
             object.key("path", to: &output)
             WireCodec.write(path, to: &output)

@@ -5,15 +5,25 @@ public import SceneJSON
 /// The instance object: `{"id", "scene", "kind", "value", "phase", "focused", "path",
 /// "pushedFrom"}`, with `value` and `pushedFrom` null when absent.
 public struct InstanceObject: Codable, Hashable, Sendable {
+    /// The instance id, `<scene>-<n>` (wire member `id`).
     public var id: String
+    /// The id of the declared scene it is an instance of.
     public var scene: String
+    /// The scene's kind: `window`, `volume` or `immersive`.
     public var kind: String
+    /// The value it was opened with; `.null` when none (the member is always written).
     public var value: JSONValue
+    /// Where it is in its life: `opening`, `active`, `inactive`, `background`,
+    /// `disconnected` or `closed`.
     public var phase: String
+    /// Whether it is the focused window or volume.
     public var focused: Bool
+    /// Its visible navigation path, from the root; queued modals are not part of it.
     public var path: [RouteStep<JSONValue>]
+    /// The id of the window it was pushed from; nil (written `null`) when it was not pushed.
     public var pushedFrom: String?
 
+    /// The wire form of the registry's `info`.
     public init(_ info: InstanceInfo<JSONValue>) {
         id = info.id.description
         scene = info.scene
@@ -54,11 +64,19 @@ public struct InstanceObject: Codable, Hashable, Sendable {
 
 /// `hello` {protocol: [versions], role, client, token?}.
 public struct HelloParams: Codable, Hashable, Sendable {
+    /// The versions the client speaks (wire member `protocol`); without `1` the answer is
+    /// `unsupported_protocol` and the connection closes.
     public var `protocol`: [Int]
+    /// `control`, or `scene` for a process the coordinator spawned (see ``WireRole``);
+    /// another role is `unsupported_role`.
     public var role: String
+    /// The client's name, for the coordinator's logs.
     public var client: String
+    /// The `SCENE_TOKEN` a scene process was started with: single-use, required for role
+    /// `scene` (else `bad_token`), ignored for `control`.
     public var token: String?
 
+    /// Params for `hello`, offering version 1 unless `protocol` says otherwise.
     public init(protocol versions: [Int] = [1], role: String, client: String, token: String? = nil) {
         self.protocol = versions
         self.role = role
@@ -70,11 +88,17 @@ public struct HelloParams: Codable, Hashable, Sendable {
 /// The `hello` result: {protocol, server, session}, and for a scene connection
 /// {instance}: the instance it acts for, with its path.
 public struct HelloResult: Codable, Hashable, Sendable {
+    /// The version the connection speaks from now on (wire member `protocol`).
     public var `protocol`: Int
+    /// The coordinator's configured server name, such as `scenectl/0.1.0`.
     public var server: String
+    /// The name of this connection, `session-<n>`.
     public var session: String
+    /// For a scene connection, the instance it acts for, with its path (after a restart,
+    /// the path the instance had); nil, and left out, for a control connection.
     public var instance: InstanceObject?
 
+    /// The `hello` result, with `instance` only for a scene connection.
     public init(protocol version: Int, server: String, session: String, instance: InstanceObject? = nil) {
         self.protocol = version
         self.server = server
@@ -85,8 +109,11 @@ public struct HelloResult: Codable, Hashable, Sendable {
 
 /// `scene.open` {scene, value?}.
 public struct OpenParams: Codable, Hashable, Sendable {
+    /// The id of the declared scene to open.
     public var scene: String
+    /// The value to open it with; `null` counts as absent, and a `perValue` scene needs one.
     public var value: JSONValue?
+    /// Params for `scene.open`, with no value unless one is given.
     public init(scene: String, value: JSONValue? = nil) {
         self.scene = scene
         self.value = value
@@ -95,9 +122,12 @@ public struct OpenParams: Codable, Hashable, Sendable {
 
 /// The `scene.open` result: {instance, outcome: "opened" | "focused"}.
 public struct OpenResult: Codable, Hashable, Sendable {
+    /// The instance opened, or the one the scene's policy reused.
     public var instance: InstanceObject
-    public var outcome: String
-    public init(instance: InstanceObject, outcome: String) {
+    /// `opened` for a new instance, `focused` for a reused one (it is brought to the front).
+    public var outcome: OutcomeName
+    /// The `scene.open` result, with every member given.
+    public init(instance: InstanceObject, outcome: OutcomeName) {
         self.instance = instance
         self.outcome = outcome
     }
@@ -105,9 +135,14 @@ public struct OpenResult: Codable, Hashable, Sendable {
 
 /// `scene.push` {scene, value?, from}.
 public struct PushParams: Codable, Hashable, Sendable {
+    /// The window scene to open in `from`'s place; another kind is `not_a_window`.
     public var scene: String
+    /// The value to open it with; nil when none.
     public var value: JSONValue?
+    /// The open window to push from: it goes `background` until the pushed window is
+    /// dismissed.
     public var from: String
+    /// Params for `scene.push`, with no value unless one is given.
     public init(scene: String, value: JSONValue? = nil, from: String) {
         self.scene = scene
         self.value = value
@@ -117,21 +152,32 @@ public struct PushParams: Codable, Hashable, Sendable {
 
 /// A result that is one instance: {instance}.
 public struct InstanceResult: Codable, Hashable, Sendable {
+    /// The instance as it is after the request (`scene.push`, `scene.focus`, `scene.phase`).
     public var instance: InstanceObject
+    /// The result holding `instance`.
     public init(instance: InstanceObject) { self.instance = instance }
 }
 
 /// `scene.dismiss` {instance} or {scene, value?}, with `force` (default false: the
 /// instances are asked to close, and may refuse).
 public struct DismissParams: Codable, Hashable, Sendable {
+    /// The instance to dismiss, with the windows pushed from it; nil in the scene form.
     public var instance: String?
+    /// The scene whose instances to dismiss; nil in the instance form (giving both, or
+    /// neither, is -32602).
     public var scene: String?
+    /// In the scene form, dismisses only the instances opened with this value.
     public var value: JSONValue?
+    /// Whether to dismiss without asking the scenes first (`scene.close`); false when nil,
+    /// except for a scene connection dismissing itself, where it is true.
     public var force: Bool?
+    /// Params for the instance form of `scene.dismiss`.
     public init(instance: String, force: Bool? = nil) {
         self.instance = instance
         self.force = force
     }
+    /// Params for the scene form of `scene.dismiss`: every instance of `scene`, or those
+    /// opened with `value`.
     public init(scene: String, value: JSONValue? = nil, force: Bool? = nil) {
         self.scene = scene
         self.value = value
@@ -142,8 +188,13 @@ public struct DismissParams: Codable, Hashable, Sendable {
 /// A result listing dismissed instances: {dismissed: [ids]}, and for a `{scene}` dismiss
 /// also {vetoed: [ids]}, the instances that refused to close.
 public struct DismissResult: Codable, Hashable, Sendable {
+    /// The ids dismissed: pushed windows before the window they were pushed from; in the
+    /// scene form, by number.
     public var dismissed: [String]
+    /// For a scene-form `scene.dismiss`, the instances that refused to close; nil (left
+    /// out) otherwise.
     public var vetoed: [String]?
+    /// A dismissal result, with `vetoed` only for the scene form.
     public init(dismissed: [String], vetoed: [String]? = nil) {
         self.dismissed = dismissed
         self.vetoed = vetoed
@@ -152,14 +203,19 @@ public struct DismissResult: Codable, Hashable, Sendable {
 
 /// `scene.focus` {instance}.
 public struct FocusParams: Codable, Hashable, Sendable {
+    /// The window or volume to focus (an immersive space is `not_focusable`).
     public var instance: String
+    /// Params for `scene.focus`.
     public init(instance: String) { self.instance = instance }
 }
 
 /// `scene.route` {from, route}.
 public struct RouteParams: Codable, Hashable, Sendable {
+    /// The instance asking, where the route's responder chain starts.
     public var from: String
+    /// The route to show: any JSON, `null` included.
     public var route: JSONValue
+    /// Params for `scene.route`, with every member given.
     public init(from: String, route: JSONValue) {
         self.from = from
         self.route = route
@@ -168,10 +224,15 @@ public struct RouteParams: Codable, Hashable, Sendable {
 
 /// The `scene.route` result: {outcome: "presented" | "opened" | "focused", instance, path}.
 public struct RouteResult: Codable, Hashable, Sendable {
-    public var outcome: String
+    /// `presented` in `from` by a scope rule; by a claim, `opened` in a new instance or
+    /// `focused` in an existing one.
+    public var outcome: OutcomeName
+    /// The instance the route landed in.
     public var instance: InstanceObject
+    /// That instance's path, with the route shown (the same as `instance.path`).
     public var path: [RouteStep<JSONValue>]
-    public init(outcome: String, instance: InstanceObject) {
+    /// The `scene.route` result, with `path` taken from `instance`.
+    public init(outcome: OutcomeName, instance: InstanceObject) {
         self.outcome = outcome
         self.instance = instance
         self.path = instance.path
@@ -180,8 +241,11 @@ public struct RouteResult: Codable, Hashable, Sendable {
 
 /// `flow.send` {instance, intent}.
 public struct FlowSendParams: Codable, Hashable, Sendable {
+    /// The instance whose flow takes the intent.
     public var instance: String
+    /// The intent to apply; an unknown `type` or a missing argument is -32602.
     public var intent: FlowIntent<JSONValue>
+    /// Params for `flow.send`, with every member given.
     public init(instance: String, intent: FlowIntent<JSONValue>) {
         self.instance = instance
         self.intent = intent
@@ -190,9 +254,12 @@ public struct FlowSendParams: Codable, Hashable, Sendable {
 
 /// The `flow.send` result: {outcome: "changed" | "queued" | "unchanged", path}.
 public struct FlowSendResult: Codable, Hashable, Sendable {
-    public var outcome: String
+    /// `changed`, `queued` or `unchanged`; a rejected intent is an error, never a result.
+    public var outcome: OutcomeName
+    /// The instance's path after the intent.
     public var path: [RouteStep<JSONValue>]
-    public init(outcome: String, path: [RouteStep<JSONValue>]) {
+    /// The `flow.send` result, with every member given.
+    public init(outcome: OutcomeName, path: [RouteStep<JSONValue>]) {
         self.outcome = outcome
         self.path = path
     }
@@ -200,8 +267,11 @@ public struct FlowSendResult: Codable, Hashable, Sendable {
 
 /// `flow.apply` {instance, plan}.
 public struct FlowApplyParams: Codable, Hashable, Sendable {
+    /// The instance whose path is reset.
     public var instance: String
+    /// The path to reset to; it is checked while decoding, so an invalid plan is -32602.
     public var plan: FlowPlan<JSONValue>
+    /// Params for `flow.apply`, with every member given.
     public init(instance: String, plan: FlowPlan<JSONValue>) {
         self.instance = instance
         self.plan = plan
@@ -210,15 +280,22 @@ public struct FlowApplyParams: Codable, Hashable, Sendable {
 
 /// A result that is a path: {path}.
 public struct PathResult: Codable, Hashable, Sendable {
+    /// The instance's path after the request (`flow.apply`, `flow.transaction`).
     public var path: [RouteStep<JSONValue>]
+    /// The result holding `path`.
     public init(path: [RouteStep<JSONValue>]) { self.path = path }
 }
 
 /// `flow.batch` {instance, intents, stopOnFailure?}.
 public struct FlowBatchParams: Codable, Hashable, Sendable {
+    /// The instance whose flow takes the intents.
     public var instance: String
+    /// The intents, applied one by one in order (may be empty).
     public var intents: [FlowIntent<JSONValue>]
+    /// Whether a rejected intent stops the rest (those before it stay applied); false
+    /// when nil.
     public var stopOnFailure: Bool?
+    /// Params for `flow.batch`, going on past rejections unless `stopOnFailure` says not to.
     public init(instance: String, intents: [FlowIntent<JSONValue>], stopOnFailure: Bool? = nil) {
         self.instance = instance
         self.intents = intents
@@ -229,9 +306,13 @@ public struct FlowBatchParams: Codable, Hashable, Sendable {
 /// One intent's outcome in a batch: {outcome, error?} — `error` is the JSON-RPC error
 /// object a rejected intent would have been answered with.
 public struct BatchOutcome: Codable, Hashable, Sendable {
-    public var outcome: String
+    /// `changed`, `queued`, `unchanged`, or `rejected`.
+    public var outcome: OutcomeName
+    /// For a rejected intent, the error object it alone would have got; nil (left out)
+    /// otherwise.
     public var error: JSONValue?
-    public init(outcome: String, error: JSONValue? = nil) {
+    /// One intent's outcome, with `error` only for a rejected one.
+    public init(outcome: OutcomeName, error: JSONValue? = nil) {
         self.outcome = outcome
         self.error = error
     }
@@ -239,8 +320,12 @@ public struct BatchOutcome: Codable, Hashable, Sendable {
 
 /// The `flow.batch` result: {outcomes, path}.
 public struct FlowBatchResultObject: Codable, Hashable, Sendable {
+    /// One outcome per applied intent, in order; fewer than the intents when the batch
+    /// stopped.
     public var outcomes: [BatchOutcome]
+    /// The instance's path after the batch.
     public var path: [RouteStep<JSONValue>]
+    /// The `flow.batch` result, with every member given.
     public init(outcomes: [BatchOutcome], path: [RouteStep<JSONValue>]) {
         self.outcomes = outcomes
         self.path = path
@@ -249,8 +334,12 @@ public struct FlowBatchResultObject: Codable, Hashable, Sendable {
 
 /// `flow.transaction` {instance, intents}.
 public struct FlowTransactionParams: Codable, Hashable, Sendable {
+    /// The instance whose flow takes the intents.
     public var instance: String
+    /// The intents, applied all together or not at all; a rejection carries the failing
+    /// intent's `data.index`.
     public var intents: [FlowIntent<JSONValue>]
+    /// Params for `flow.transaction`, with every member given.
     public init(instance: String, intents: [FlowIntent<JSONValue>]) {
         self.instance = instance
         self.intents = intents
@@ -259,20 +348,30 @@ public struct FlowTransactionParams: Codable, Hashable, Sendable {
 
 /// `link.open` {url}.
 public struct LinkOpenParams: Codable, Hashable, Sendable {
+    /// The deep link, checked against the input limits, the origin allowlists and every
+    /// scene's link patterns.
     public var url: String
+    /// Params for `link.open`.
     public init(url: String) { self.url = url }
 }
 
 /// The `link.open` result: {outcome: "handled" | "pending", instance?, opened?, path?,
 /// superseded?}.
 public struct LinkOpenResult: Codable, Hashable, Sendable {
-    public var outcome: String
+    /// `handled` when the link landed, `pending` when it waits for `auth.set`.
+    public var outcome: OutcomeName
+    /// Where a handled link landed (focused); nil (left out) when pending.
     public var instance: InstanceObject?
+    /// For a handled link, whether a new instance was opened for it; nil when pending.
     public var opened: Bool?
+    /// For a handled link, the landing instance's path (the mapping's plan, if it has one);
+    /// nil when pending.
     public var path: [RouteStep<JSONValue>]?
+    /// For a pending link, the pending URL it replaced; nil (left out) otherwise.
     public var superseded: String?
+    /// The `link.open` result, with `path` taken from `instance`.
     public init(
-        outcome: String, instance: InstanceObject? = nil, opened: Bool? = nil, superseded: String? = nil
+        outcome: OutcomeName, instance: InstanceObject? = nil, opened: Bool? = nil, superseded: String? = nil
     ) {
         self.outcome = outcome
         self.instance = instance
@@ -284,32 +383,49 @@ public struct LinkOpenResult: Codable, Hashable, Sendable {
 
 /// `auth.set` {authenticated}.
 public struct AuthSetParams: Codable, Hashable, Sendable {
+    /// Whether the user is signed in; turning it on replays a pending link.
     public var authenticated: Bool
+    /// Params for `auth.set`.
     public init(authenticated: Bool) { self.authenticated = authenticated }
 }
 
 /// `subscribe` {topics?}.
 public struct SubscribeParams: Codable, Hashable, Sendable {
+    /// The topics to receive, of `scene`, `flow`, `link` and `request`: nil for all four,
+    /// `[]` for none; an unknown topic is -32602.
     public var topics: [String]?
+    /// Params for `subscribe`, to every topic unless `topics` names some.
     public init(topics: [String]? = nil) { self.topics = topics }
 }
 
 /// The `subscribe` result: {seq}, the number of the last event before the subscription.
 public struct SubscribeResult: Codable, Hashable, Sendable {
+    /// The number of the last event before the subscription; every event sent for it has
+    /// a greater one.
     public var seq: UInt64
+    /// The `subscribe` result.
     public init(seq: UInt64) { self.seq = seq }
 }
 
 /// One declared scene in `state`: {id, kind, instances, max?, size?, style?, restore}.
 public struct SceneObject: Codable, Hashable, Sendable {
+    /// The scene id.
     public var id: String
+    /// `window`, `volume` or `immersive`.
     public var kind: String
+    /// The instance policy: `single`, `perValue` or `multiple`.
     public var instances: String
+    /// A `multiple` scene's maximum; nil (left out) when it has none.
     public var max: Int?
+    /// A volume's `[width, height, depth]`, in metres; nil (left out) for other kinds.
     public var size: [Double]?
+    /// An immersive space's style, `mixed`, `progressive` or `full`; nil (left out) for
+    /// other kinds.
     public var style: String?
+    /// Whether a registry restore brings its instances back.
     public var restore: Bool
 
+    /// The `state` entry for a declared scene.
     public init(_ scene: RegistryState<JSONValue>.Scene) {
         id = scene.id
         kind = scene.kind.name
@@ -326,15 +442,25 @@ public struct SceneObject: Codable, Hashable, Sendable {
 
 /// The `state` result: {app, scenes, instances, focused, immersive, pendingLink, phase, seq}.
 public struct StateResult: Codable, Hashable, Sendable {
+    /// The manifest's app name.
     public var app: String
+    /// The declared scenes, in declaration order.
     public var scenes: [SceneObject]
+    /// Every instance, `opening` ones included, sorted by scene id, then number.
     public var instances: [InstanceObject]
+    /// The focused instance's id; nil, written `null`, when none.
     public var focused: String?
+    /// The open immersive space's id; nil, written `null`, when none.
     public var immersive: String?
+    /// The link waiting for `auth.set`; nil, written `null`, when none.
     public var pendingLink: String?
+    /// The app's phase: `active` when any instance is, else `inactive` when any is, else
+    /// `background`.
     public var phase: String
+    /// The number of the last event when the state was taken.
     public var seq: UInt64
 
+    /// The `state` result for a state the registry took.
     public init(_ state: RegistryState<JSONValue>) {
         app = state.app
         scenes = state.scenes.map(SceneObject.init)
@@ -366,5 +492,6 @@ public struct StateResult: Codable, Hashable, Sendable {
 
 /// A result with nothing in it: {}.
 public struct EmptyResult: Codable, Hashable, Sendable {
+    /// The empty result, `{}`.
     public init() {}
 }

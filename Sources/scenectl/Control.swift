@@ -175,7 +175,7 @@ struct Request {
             } else if let instance = result.instance {
                 print("\(result.outcome) in \(instance.id)\(result.opened == true ? " (opened)" : ""): \(describe(instance.path))")
             } else {
-                print(result.outcome + (result.superseded.map { " (supersedes \($0))" } ?? ""))
+                print("\(result.outcome)" + (result.superseded.map { " (supersedes \($0))" } ?? ""))
             }
         case "auth":
             let replayed = try await connection.setAuthenticated(positionals[0] == "on")

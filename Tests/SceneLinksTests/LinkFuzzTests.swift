@@ -1,3 +1,4 @@
+import SceneFlow
 import SceneLinks
 import Testing
 
@@ -37,7 +38,7 @@ struct LinkFuzzTests {
             ],
             policy: LinkOriginPolicy(schemes: ["demo", "https"], hosts: ["demo.example"]))
         var generator = SeededGenerator(state: 0x5CE4E)
-        var seen: [String: Int] = [:]
+        var seen: [OutcomeName: Int] = [:]
         for _ in 0..<20_000 {
             let count = Int.random(in: 0...24, using: &generator)
             var text = ""
@@ -62,7 +63,7 @@ struct LinkFuzzTests {
             }
         }
         // The generator must reach every kind of decision, or the test proves little.
-        #expect(seen["rejected", default: 0] > 0)
-        #expect(seen["handled", default: 0] + seen["pending", default: 0] > 0)
+        #expect(seen[.rejected, default: 0] > 0)
+        #expect(seen[.handled, default: 0] + seen[.pending, default: 0] > 0)
     }
 }
