@@ -1,6 +1,6 @@
 public import SceneCore
 public import SceneFlow
-public import SceneJSON
+import SceneJSON
 import Foundation
 import SceneSocket
 import SceneSync

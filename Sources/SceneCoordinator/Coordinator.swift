@@ -22,6 +22,7 @@ import Synchronization
 public final class Coordinator<R: Route>: Sendable {
     /// The registry served.
     public let registry: SceneRegistry<R>
+    /// The configuration it was started with.
     public let configuration: CoordinatorConfiguration
     let loop: EventLoop
     private let server: LoopBound<CoordinatorServer>
@@ -271,6 +272,7 @@ public enum CoordinatorSetupError: Error, Hashable, Sendable, CustomStringConver
     /// The registry was not made with the executor the coordinator handed it.
     case registryNotOnLoop
 
+    /// The error's snake_case code: `registry_not_on_loop`.
     public var code: String { "registry_not_on_loop" }
 
     public var description: String {

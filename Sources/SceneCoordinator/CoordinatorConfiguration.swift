@@ -50,6 +50,7 @@ public struct CoordinatorConfiguration: Sendable {
     /// start, ``callTimeout`` for calls and ``closeGrace`` to answer an interactive close.
     public var sceneTimeouts: SceneTimeouts { SceneTimeouts(start: launchTimeout, call: callTimeout, close: closeGrace) }
 
+    /// A configuration serving at `socketPath`, everything else at its default.
     public init(socketPath: String) {
         self.socketPath = socketPath
     }

@@ -7,13 +7,19 @@
 ///   a guesser nothing).
 /// - Refusals older than `window` are forgotten, so a peer that stops is soon forgiven.
 public struct HelloThrottle: Hashable, Sendable {
+    /// How many refusals within ``window`` a peer may have before its hellos are held
+    /// (default 3).
     public var free = 3
+    /// How long a refusal is remembered, in seconds (default 60).
     public var window = 60.0
+    /// The first hold once ``free`` is used up, in seconds (default 0.1).
     public var base = 0.1
+    /// The longest hold, in seconds (default 5).
     public var maximum = 5.0
     /// When each recent refusal happened, in seconds on the caller's clock.
     public private(set) var refusals: [Double] = []
 
+    /// A throttle with the default limits and no refusals.
     public init() {}
 
     /// How many seconds to hold a scene hello that comes at `now`.

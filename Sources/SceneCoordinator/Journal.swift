@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 public import SceneCore
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 import SceneSocket
 import SceneWire
@@ -11,9 +11,12 @@ import SceneSync
 /// Where a state file's snapshot stands in the journal: the run that wrote it and the last
 /// event of that run it includes.
 public struct JournalMark: Codable, Hashable, Sendable {
+    /// The id of the coordinator run that wrote the snapshot.
     public var run: String
+    /// The number of the last event of that run the snapshot includes.
     public var seq: UInt64
 
+    /// Creates a mark from its members.
     public init(run: String, seq: UInt64) {
         self.run = run
         self.seq = seq

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 public import SceneCore
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 public import SceneSocket
 
@@ -10,7 +10,9 @@ public import SceneSocket
 public struct CoordinatorState: Codable, Hashable, Sendable {
     /// Always `"scene-coordinator-state"`.
     public var format: String
+    /// The file format's version; 1 is the only one read.
     public var version: Int
+    /// The registry's snapshot when the file was written.
     public var snapshot: RegistrySnapshot<JSONValue>
     /// The scene processes running when the file was written.
     public var processes: [RecordedProcess]
@@ -20,8 +22,10 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     /// within the same boot.
     public var boot: String?
 
+    /// The value of ``format`` that marks a file as a coordinator's state.
     public static let formatName = "scene-coordinator-state"
 
+    /// A version-1 state of this boot, from its contents.
     public init(snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil) {
         self.format = Self.formatName
         self.version = 1
@@ -55,9 +59,12 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
 
 /// Why a state file cannot be used.
 public struct StateFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The state file's path.
     public let path: String
+    /// What is wrong with it, one problem each.
     public let problems: [String]
 
+    /// Creates the error from its members.
     public init(path: String, problems: [String]) {
         self.path = path
         self.problems = problems

@@ -1,5 +1,5 @@
 public import Foundation
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 public import SceneLinks
 
@@ -68,6 +68,7 @@ public typealias ManifestProblem = JSONProblem
 public struct ManifestError: JSONProblemReport {
     public let problems: [ManifestProblem]
 
+    /// Creates the error from its problems.
     public init(problems: [ManifestProblem]) {
         self.problems = problems
     }

@@ -19,16 +19,31 @@ public enum DismissReason: String, Hashable, Sendable, Codable {
 
 /// Something that happened in a registry.
 public enum RegistryEvent<R: Route>: Hashable, Sendable {
+    /// An instance became active and was announced, already showing the path it opened
+    /// with, a link's plan included (`scene.opened`).
     case opened(InstanceInfo<R>)
+    /// Focus moved to this window or volume (`scene.focused`).
     case focused(InstanceID)
+    /// An instance was dismissed, for the reason given (`scene.dismissed`).
     case dismissed(InstanceID, reason: DismissReason)
+    /// An instance's phase changed (`scene.phase_changed`).
     case phaseChanged(InstanceID, phase: ScenePhase)
+    /// A window pushed from `from` opened, right after its ``opened(_:)`` (`scene.pushed`).
     case pushed(InstanceID, from: InstanceID)
+    /// An instance's path changed, once per request, batch or transaction (`flow.changed`).
     case flowChanged(InstanceID, path: [RouteStep<R>])
+    /// A link landed in `instance`; `opened` says a new instance was opened for it
+    /// (`link.handled`).
     case linkHandled(url: String, instance: InstanceID, opened: Bool)
+    /// A link that requires authentication was parked in the pending slot (`link.pending`).
     case linkPending(url: String)
+    /// A pending link was replaced by a newer one, or dropped because a newer link was
+    /// handled (`link.superseded`).
     case linkSuperseded(url: String)
+    /// A link was refused or matched no pattern; `reason` is what `link.open` answered
+    /// (`link.rejected`).
     case linkRejected(url: String, reason: RegistryRejection)
+    /// The registry refused a request; `request` is its method name (`request.rejected`).
     case requestRejected(request: String, reason: RegistryRejection)
     /// A process was started for the instance.
     case spawned(InstanceID, pid: Int32)
@@ -70,9 +85,12 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
 /// Numbers start at 1 and grow by one per event, with no gaps at the source: a subscriber
 /// that sees a gap knows its buffering policy dropped events.
 public struct SequencedEvent<R: Route>: Hashable, Sendable {
+    /// The event's number, from 1.
     public let seq: UInt64
+    /// What happened.
     public let event: RegistryEvent<R>
 
+    /// Creates a sequenced event from its members.
     public init(seq: UInt64, event: RegistryEvent<R>) {
         self.seq = seq
         self.event = event

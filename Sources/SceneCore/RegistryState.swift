@@ -5,19 +5,27 @@ public import SceneJSON
 public struct RegistryState<R: Route>: Hashable, Sendable {
     /// One declared scene.
     public struct Scene: Hashable, Sendable {
+        /// The scene's id.
         public let id: String
+        /// Its kind, with a volume's size or an immersive space's style.
         public let kind: SceneKind
+        /// How many instances it may have, and which an open reuses.
         public let instances: InstancePolicy
+        /// Whether a registry restore brings its instances back.
         public let restore: Bool
     }
 
+    /// The app's name, from the manifest.
     public let app: String
     /// Declared scenes, in declaration order.
     public let scenes: [Scene]
     /// Open instances, in id order.
     public let instances: [InstanceInfo<R>]
+    /// The focused window or volume, if any.
     public let focused: InstanceID?
+    /// The open immersive space, if any.
     public let immersive: InstanceID?
+    /// The URL of the link waiting for authentication, if any.
     public let pendingLink: String?
     /// The app's phase: active when any instance is active.
     public let phase: ScenePhase
@@ -30,12 +38,17 @@ public struct RegistryState<R: Route>: Hashable, Sendable {
 /// made later, a range at a time: what a server answers `state` with, so that a registry
 /// of 100,000 instances holds its thread only for the copy, not for the whole answer.
 public struct RegistryStateCapture<R: Route>: Sendable {
+    /// The app's name, from the manifest.
     public let app: String
     /// Declared scenes, in declaration order.
     public let scenes: [RegistryState<R>.Scene]
+    /// The focused window or volume, if any.
     public let focused: InstanceID?
+    /// The open immersive space, if any.
     public let immersive: InstanceID?
+    /// The URL of the link waiting for authentication, if any.
     public let pendingLink: String?
+    /// The app's phase: active when any instance is active.
     public let phase: ScenePhase
     /// The sequence number of the last event when the state was taken.
     public let seq: UInt64
@@ -128,10 +141,15 @@ extension RegistryState {
 
 /// The scene tree as text, from plain values, so that every front end prints it alike.
 public struct SceneTree: Sendable {
+    /// One declared scene, as the tree prints it.
     public struct Scene: Sendable {
+        /// The scene's id.
         public let id: String
+        /// Its kind, already described (`volume 0.6x0.6x0.6 m`).
         public let kind: String
+        /// Its instance policy, already described (`multiple, max 3`).
         public let policy: String
+        /// Creates a scene line from its members.
         public init(id: String, kind: String, policy: String) {
             self.id = id
             self.kind = kind
@@ -139,15 +157,23 @@ public struct SceneTree: Sendable {
         }
     }
 
+    /// One instance, as the tree prints it.
     public struct Instance: Sendable {
+        /// The instance's id.
         public let id: String
+        /// The id of its scene, which it is listed under.
         public let scene: String
+        /// The value it was opened with; nil or null prints nothing.
         public let value: JSONValue?
+        /// Its phase's name.
         public let phase: String
+        /// Whether it is the focused window or volume.
         public let focused: Bool
+        /// The id of the window it was pushed from, if any.
         public let pushedFrom: String?
         /// The path's steps, each already printed (`push("page")`).
         public let path: [String]
+        /// Creates an instance line from its members.
         public init(
             id: String, scene: String, value: JSONValue?, phase: String, focused: Bool, pushedFrom: String?, path: [String]
         ) {
@@ -161,14 +187,22 @@ public struct SceneTree: Sendable {
         }
     }
 
+    /// The app's name.
     public let app: String
+    /// The app's phase's name.
     public let phase: String
+    /// The focused instance's id; nil prints `none`.
     public let focused: String?
+    /// The open immersive space's id; nil prints `none`.
     public let immersive: String?
+    /// The pending link's URL; nil prints `none`.
     public let pendingLink: String?
+    /// Declared scenes, in the order they are printed.
     public let scenes: [Scene]
+    /// Instances, each printed under its scene in the order given.
     public let instances: [Instance]
 
+    /// Creates a tree from its members.
     public init(
         app: String, phase: String, focused: String?, immersive: String?, pendingLink: String?, scenes: [Scene],
         instances: [Instance]

@@ -31,12 +31,16 @@ public protocol SceneBacking: Sendable {
 }
 
 extension SceneBacking {
+    /// Accepts every close, so a backing that never vetoes need not implement it.
     public func close(_ instance: InstanceID, force: Bool) async -> Bool { true }
 
+    /// Answers every call `not_connected`: a backing without a channel to its instances
+    /// need not implement it.
     public func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
         throw .notConnected(instance)
     }
 
+    /// Answers every notification `not_connected`, as ``call(_:on:timeout:)`` does.
     public func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
         throw .notConnected(instance)
     }
@@ -53,11 +57,13 @@ public struct SceneTimeouts: Hashable, Sendable {
     /// as accepted (default 3 s).
     public var close: Duration
 
+    /// Creates timeouts; each defaults to the protocol's (10 s, 10 s, 3 s).
     public init(start: Duration = .seconds(10), call: Duration = .seconds(10), close: Duration = .seconds(3)) {
         self.start = start
         self.call = call
         self.close = close
     }
 
+    /// The defaults: 10 s to start, 10 s per call, 3 s to answer a close.
     public static let standard = SceneTimeouts()
 }

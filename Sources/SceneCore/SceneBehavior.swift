@@ -49,20 +49,27 @@ public protocol SceneBehavior<R>: Actor {
 }
 
 extension SceneBehavior {
+    /// Does nothing: the instance becomes `active` at once.
     public func start(in context: SceneContext<R>) async throws {}
 
+    /// Answers every call -32601, as a scene without the method would.
     public func answer(_ call: SceneCall) async throws -> ScenePayload {
         throw SceneError.methodNotFound(call.method)
     }
 
+    /// Ignores the notification.
     public func receive(_ notification: SceneCall) async {}
 
+    /// Ignores the change.
     public func flowChanged(to path: [RouteStep<R>]) async {}
 
+    /// Ignores the change.
     public func phaseChanged(to phase: ScenePhase) async {}
 
+    /// Accepts every close.
     public func close(force: Bool) async -> Bool { true }
 
+    /// Does nothing.
     public func stop() async {}
 }
 
@@ -77,6 +84,7 @@ public struct SceneIdentity: Hashable, Sendable {
     /// and what the registry asks of it take no thread switch.
     public let executor: UnownedSerialExecutor
 
+    /// Creates an identity from its members.
     public init(instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor) {
         self.instance = instance
         self.value = value

@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// A call or notification to a scene: a method name and its params, as `scene.call` and
@@ -10,6 +10,7 @@ public struct SceneCall: Sendable {
     /// The params.
     public let params: ScenePayload
 
+    /// Creates a call of `method`; params default to `{}`.
     public init(method: String, params: ScenePayload = .empty) {
         self.method = method
         self.params = params
@@ -129,10 +130,14 @@ public enum SceneTarget: Hashable, Sendable, CustomStringConvertible {
 ///   `not_connected`, `call_timeout`, `reserved_method`, `unknown_scene`, `scene_failed`.
 /// - A scene's own errors pass through unchanged.
 public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The JSON-RPC error code; -32000 for a domain failure, whose reason is in ``data``.
     public let code: Int
+    /// Human-readable text; never match on it.
     public let message: String
+    /// The error's `data` members: `reason` and its values, for a domain failure.
     public let data: [String: JSONValue]
 
+    /// Creates an error object from its members.
     public init(code: Int, message: String, data: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message

@@ -13,6 +13,7 @@ public struct LaunchSpec: Hashable, Sendable {
     /// when nil.
     public var timeout: Double?
 
+    /// Creates a launch spec; only the command is required.
     public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil, timeout: Double? = nil) {
         self.command = command
         self.environment = environment
@@ -34,14 +35,17 @@ public struct RestartPolicy: Hashable, Sendable {
         case temporary
     }
 
+    /// Which ends are followed by a restart.
     public var mode: Mode
     /// The most restarts allowed within ``withinSeconds``, per instance.
     public var maxRestarts: Int
+    /// The sliding window, in seconds, that ``maxRestarts`` counts restarts in.
     public var withinSeconds: Double
 
     /// Transient, at most 3 restarts in 30 seconds.
     public static let standard = RestartPolicy(mode: .transient, maxRestarts: 3, withinSeconds: 30)
 
+    /// Creates a policy; the intensity defaults to 3 restarts in 30 seconds.
     public init(mode: Mode, maxRestarts: Int = 3, withinSeconds: Double = 30) {
         self.mode = mode
         self.maxRestarts = maxRestarts
@@ -80,10 +84,12 @@ public enum SupervisionDecision: Hashable, Sendable {
 /// A value: the supervisor keeps one per process-backed instance and asks it after every
 /// end of the process.
 public struct RestartHistory: Hashable, Sendable {
+    /// The scene's restart policy.
     public let policy: RestartPolicy
     /// When each restart happened, in seconds on the caller's clock, oldest first.
     public private(set) var restarts: [Double] = []
 
+    /// Creates an empty history under `policy`.
     public init(policy: RestartPolicy) {
         self.policy = policy
     }

@@ -38,10 +38,14 @@ public enum SceneKind: Hashable, Sendable {
 
 /// A volume's size in metres.
 public struct VolumeSize: Hashable, Sendable, Codable {
+    /// The width, in metres.
     public var width: Double
+    /// The height, in metres.
     public var height: Double
+    /// The depth, in metres.
     public var depth: Double
 
+    /// Creates a size from its three dimensions, in metres.
     public init(width: Double, height: Double, depth: Double) {
         self.width = width
         self.height = height
@@ -51,6 +55,8 @@ public struct VolumeSize: Hashable, Sendable, Codable {
 
 /// How much an immersive space replaces the surroundings.
 public enum ImmersionStyle: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `mixed` blends the space with the surroundings, `progressive` replaces part of
+    /// them, `full` replaces them entirely (the manifest's `style`; `mixed` by default).
     case mixed, progressive, full
 }
 
@@ -115,9 +121,12 @@ public enum ScopeAction: Hashable, Sendable {
 
 /// One rule of a scene's scope: the first rule whose predicate matches decides.
 public struct ScopeRule<R: Route>: Sendable {
+    /// Which routes the rule applies to.
     public let when: RoutePredicate<R>
+    /// What the rule decides for a matching route.
     public let action: ScopeAction
 
+    /// Creates a rule that applies `action` to routes matching `when`.
     public init(when: RoutePredicate<R>, _ action: ScopeAction) {
         self.when = when
         self.action = action
@@ -126,10 +135,12 @@ public struct ScopeRule<R: Route>: Sendable {
 
 /// A scene's claim on routes that bubble up to the registry.
 public struct SceneClaim<R: Route>: Sendable {
+    /// Which routes the scene claims.
     public let when: RoutePredicate<R>
     /// How the claimed route is presented in the claiming instance.
     public let present: RouteStepKind
 
+    /// Creates a claim on routes matching `when`, presented as `present`.
     public init(when: RoutePredicate<R>, present: RouteStepKind) {
         self.when = when
         self.present = present
@@ -145,6 +156,7 @@ public struct SceneLinkTarget<R: Route>: Sendable {
     /// The path to reset the target to; `nil` leaves its path alone.
     public let plan: FlowPlan<R>?
 
+    /// Creates a target from its members.
     public init(scene: String, value: JSONValue?, plan: FlowPlan<R>?) {
         self.scene = scene
         self.value = value
@@ -155,7 +167,9 @@ public struct SceneLinkTarget<R: Route>: Sendable {
 /// A deep-link mapping of one scene: a pattern and how to turn parameters into a value
 /// and a plan.
 public struct SceneLinkMapping<R: Route>: Sendable {
+    /// The link pattern (`/viewer/:doc`); all scenes' patterns form one matcher.
     public let pattern: String
+    /// Whether a matching link, opened while not authenticated, waits for `auth.set`.
     public let requiresAuth: Bool
     let produce: @Sendable (LinkParameters) throws -> (value: JSONValue?, plan: FlowPlan<R>?)
 

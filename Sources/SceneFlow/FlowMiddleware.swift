@@ -28,12 +28,14 @@ public protocol FlowMiddleware<FlowRoute>: Sendable {
 }
 
 extension FlowMiddleware {
+    /// Passes every intent on unchanged, so an observer need only implement `didApply`.
     public func willApply(_ intent: FlowIntent<FlowRoute>, context: inout FlowContext<FlowRoute>)
         -> MiddlewareDecision<FlowRoute>
     {
         .proceed(intent)
     }
 
+    /// Observes nothing, so a gate or rewriter need only implement `willApply`.
     public func didApply(
         _ intent: FlowIntent<FlowRoute>, outcome: FlowOutcome<FlowRoute>,
         context: inout FlowContext<FlowRoute>

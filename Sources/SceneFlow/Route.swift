@@ -52,6 +52,8 @@ public enum RouteStep<R: Route>: Hashable, Sendable {
 
 /// The kind of a ``RouteStep``, spelled as on the wire.
 public enum RouteStepKind: String, Hashable, Codable, Sendable, CaseIterable {
+    /// `push` stacks a screen; `sheet` and `cover` show a modal over the stack, at most one
+    /// at a time and only at the path's tail.
     case push, sheet, cover
 }
 

@@ -60,6 +60,7 @@ public struct LinkBuildError: CodedReason {
     /// Every diagnostic, by pattern index.
     public let diagnostics: [LinkDiagnostic]
 
+    /// Creates the error from its diagnostics.
     public init(diagnostics: [LinkDiagnostic]) {
         self.diagnostics = diagnostics
     }

@@ -17,9 +17,12 @@ public struct LinkParameters: Hashable, Sendable {
 
     /// One named value.
     public struct Item: Hashable, Sendable {
+        /// The parameter's or query item's name.
         public let name: String
+        /// Its value, percent-decoded.
         public let value: String
 
+        /// Creates an item from its members.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -28,9 +31,12 @@ public struct LinkParameters: Hashable, Sendable {
 
     /// What a wildcard captured.
     public struct Wildcard: Hashable, Sendable {
+        /// The wildcard's name in the pattern (`*rest` is `rest`).
         public let name: String
+        /// The rest of the path, one decoded segment each; possibly none.
         public let segments: [String]
 
+        /// Creates a capture from its members.
         public init(name: String, segments: [String]) {
             self.name = name
             self.segments = segments

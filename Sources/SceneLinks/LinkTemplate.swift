@@ -19,6 +19,8 @@ public struct LinkTemplate: Hashable, Sendable {
 
     /// A conversion a whole-string placeholder can ask for.
     public enum Conversion: String, Hashable, Sendable, CaseIterable {
+        /// `string` keeps the text; `int`, `double` and `bool` (`true`/`false`/`1`/`0`) make
+        /// a JSON number or boolean, and a value that does not convert rejects the link.
         case string, int, double, bool
     }
 

@@ -6,6 +6,7 @@ import SceneSync
 public enum Log {
     /// How much is logged.
     public enum Level: Int, Comparable, Sendable {
+        /// From most to least verbose; a level logs its own lines and every level above it.
         case debug, info, warn, error
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -39,8 +40,12 @@ public enum Log {
         output.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
     }
 
+    /// Writes `message` at level `debug`; it is not even built unless that level is in force.
     public static func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    /// Writes `message` at level `info`.
     public static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    /// Writes `message` at level `warn`.
     public static func warn(_ message: @autoclosure () -> String) { write(.warn, message()) }
+    /// Writes `message` at level `error`.
     public static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
 }

@@ -48,6 +48,7 @@ public protocol FrameHandler: AnyObject {
 }
 
 extension FrameHandler {
+    /// Closes once what is queued is written, with the reason the input ended.
     public func connectionDidReachEndOfInput(_ connection: SocketConnection) {
         connection.closeAfterFlush(connection.inputEndReason ?? .peerClosed)
     }
@@ -60,11 +61,13 @@ extension FrameHandler {
 ///   (several frames in one `sendmsg`).
 /// - A peer that falls behind by more than ``writeQueueCap`` bytes is disconnected.
 public final class SocketConnection: LoopHandler {
+    /// The event loop the connection runs on.
     public let loop: EventLoop
     /// The socket's descriptor (−1 once closed).
     public private(set) var fd: Int32
     /// The peer's user id and process id, when the kernel reported them.
     public let peerUID: UInt32?
+    /// The peer's process id, when the kernel reported it.
     public let peerPID: Int32?
     /// Who hears about frames and the end of the connection.
     public var handler: (any FrameHandler)?
@@ -86,6 +89,7 @@ public final class SocketConnection: LoopHandler {
     private var inputEnded = false
     /// How the peer's input ended, once it has: between frames, or in the middle of one.
     public private(set) var inputEndReason: CloseReason?
+    /// Whether the connection is closed; once it is, sends are ignored.
     private(set) public var isClosed = false
 
     init(fd: Int32, loop: EventLoop, maximumFrame: Int, peer: (uid: UInt32, pid: Int32)?) {

@@ -13,6 +13,7 @@ public struct SocketError: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(operation, code: errno)
     }
 
+    /// The failure of `operation` with an `errno` already read.
     public init(_ operation: String, code: Int32) {
         self.operation = operation
         self.code = code

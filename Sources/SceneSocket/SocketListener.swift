@@ -15,11 +15,15 @@ public protocol ListenerHandler: AnyObject {
 /// - Peers whose uid (`SO_PEERCRED`) differs from `allowedUID` are refused at once.
 /// - The socket file is mode 0600 in a folder of mode 0700.
 public final class SocketListener: LoopHandler {
+    /// The event loop it accepts on, and its connections run on.
     public let loop: EventLoop
+    /// The socket file's path.
     public let path: String
+    /// The largest frame payload each accepted connection reads, in bytes.
     public let maximumFrame: Int
     /// The uid allowed to connect; `nil` lets anyone the file mode lets in.
     public let allowedUID: UInt32?
+    /// Who hears about accepted and refused peers; held weakly.
     public weak var handler: (any ListenerHandler)?
     private var fd: Int32
     private var token: UInt64 = 0

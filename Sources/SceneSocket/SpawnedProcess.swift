@@ -10,6 +10,7 @@ public struct SpawnRequest: Hashable, Sendable {
     /// The working directory; the spawner's own when nil.
     public var workingDirectory: String?
 
+    /// Creates a request from its members.
     public init(command: [String], environment: [String: String], workingDirectory: String? = nil) {
         self.command = command
         self.environment = environment
@@ -19,7 +20,9 @@ public struct SpawnRequest: Hashable, Sendable {
 
 /// How a process ended: its exit code, or the signal that ended it.
 public enum ProcessEnd: Hashable, Sendable, CustomStringConvertible {
+    /// It exited with this status.
     case exited(Int32)
+    /// This signal ended it.
     case signalled(Int32)
 
     /// Exit code 0.

@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// The top level of a JSON-RPC message, found by scanning the bytes once: the members the

@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// What one frame's payload is, checked as the protocol's §3.3 says, before any method

@@ -1,10 +1,15 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// `scene.phase` {instance, phase}: a scene reports its own phase.
 public struct ScenePhaseParams: Codable, Hashable, Sendable {
+    /// The instance whose phase changed (wire member `instance`); a scene connection may
+    /// leave it out, and its own is filled in.
     public var instance: String
+    /// The phase reported: `active`, `inactive` or `background`; another phase is
+    /// `invalid_phase`, a name that is no phase -32602.
     public var phase: String
+    /// Params for `scene.phase`, with every member given.
     public init(instance: String, phase: String) {
         self.instance = instance
         self.phase = phase
@@ -14,7 +19,10 @@ public struct ScenePhaseParams: Codable, Hashable, Sendable {
 /// Whom a `scene.call` or `scene.notify` is for: an instance id, or `{"scene": id}`, the
 /// most recently focused instance of that scene.
 public enum CallTarget: Codable, Hashable, Sendable, CustomStringConvertible {
+    /// An instance id, written as a plain string.
     case instance(String)
+    /// A scene id, written `{"scene": id}`: its most recently focused open instance (its
+    /// newest when none was focused).
     case scene(String)
 
     private enum CodingKeys: String, CodingKey { case scene }
@@ -49,14 +57,19 @@ public enum CallTarget: Codable, Hashable, Sendable, CustomStringConvertible {
 
 /// `scene.call` / `scene.notify` {to, method, params?, timeout?}.
 public struct SceneCallParams: Codable, Hashable, Sendable {
+    /// Whom the call is for (wire member `to`): an instance id, or `{"scene": id}`.
     public var to: CallTarget
+    /// The method the target receives; names that begin with `scene.` or `flow.` are
+    /// `reserved_method`.
     public var method: String
+    /// The params the target receives as the caller gave them; nil when absent or `null`.
     public var params: JSONValue?
     /// Seconds to wait for the answer (`scene.call`); the coordinator's default when nil.
     public var timeout: Double?
     /// The calling instance; a scene connection's own when omitted.
     public var from: String?
 
+    /// Params for `scene.call` or `scene.notify`, with `from` left out.
     public init(to: CallTarget, method: String, params: JSONValue? = nil, timeout: Double? = nil) {
         self.to = to
         self.method = method
@@ -70,9 +83,14 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     /// The members of `scene.call` / `scene.notify` params read straight from the
     /// message, `params` left as the bytes to relay.
     public struct Scanned: Sendable {
+        /// `to`: an instance id, or `{"scene": id}`.
         public var to: CallTarget
+        /// `method`, the name to relay.
         public var method: String
+        /// `timeout` in seconds, not yet range-checked (see `refusal(method:timeout:)`); nil
+        /// when absent or `null`.
         public var timeout: Double?
+        /// `from`, when given (as a string); a scene connection's must name its own instance.
         public var from: String?
         /// The caller's `params` as it wrote them; nil when absent or `null`.
         public var params: RawJSON?
@@ -174,13 +192,19 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
 
 /// `scene.close` {force}, coordinator → scene.
 public struct SceneCloseParams: Codable, Hashable, Sendable {
+    /// Whether the close is forced: a forced close cannot be vetoed, an interactive one
+    /// (`false`) may be.
     public var force: Bool
+    /// Params for `scene.close`, forced or interactive.
     public init(force: Bool) { self.force = force }
 }
 
 /// The answer to `scene.close`: {accepted}.
 public struct SceneCloseResult: Codable, Hashable, Sendable {
+    /// Whether the scene agrees to close; `false` vetoes an interactive close, and a
+    /// forced one goes ahead anyway.
     public var accepted: Bool
+    /// A scene's answer to `scene.close`.
     public init(accepted: Bool) { self.accepted = accepted }
 }
 

@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 
 /// JSON text that was checked already, kept as its bytes: what a relay passes on from one

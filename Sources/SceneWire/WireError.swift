@@ -1,4 +1,4 @@
-public import SceneFlow
+import SceneFlow
 public import SceneJSON
 public import SceneCore
 
@@ -50,27 +50,53 @@ extension SceneError {
 
 /// The JSON-RPC error codes the protocol uses.
 public enum WireCode {
+    /// Parse error: the payload is not JSON; answered with `id` null.
     public static let parseError = -32700
+    /// Invalid Request: JSON but not a valid request, a framing error, a batch, or a
+    /// second `hello`.
     public static let invalidRequest = -32600
+    /// Method not found: a method v1 does not have (`data.method`).
     public static let methodNotFound = -32601
+    /// Invalid params: `params` not an object, or not the method's shape (`data.detail`).
     public static let invalidParams = -32602
+    /// Not initialized: a request before a successful `hello`, even for an unknown method.
     public static let notInitialized = -32002
+    /// Domain failure: a rule refused the request; `data.reason` says which.
     public static let domain = -32000
 }
 
 /// Reasons the wire itself owns (every other reason comes from the module owning its rule).
 public enum WireReason {
+    /// -32600: a frame announced a length of 0; the connection is then closed.
     public static let emptyFrame = "empty_frame"
+    /// -32600: a frame announced more than the maximum length; the connection is then
+    /// closed.
     public static let frameTooLarge = "frame_too_large"
+    /// -32600: a top-level array; none of its elements is executed.
     public static let batchNotSupported = "batch_not_supported"
+    /// `hello` with no version in common (`data.supported`); the connection is then closed.
     public static let unsupportedProtocol = "unsupported_protocol"
+    /// -32600: `hello` after a successful `hello`; the connection stays initialised.
     public static let alreadyInitialized = "already_initialized"
+    /// A scene connection called a method it may not, or acted for another instance
+    /// (`data.method`).
     public static let forbidden = "forbidden"
+    /// A connection over the maximum; answered with `id` null, then closed.
     public static let tooManyConnections = "too_many_connections"
+    /// `hello` with a role that is neither `control` nor `scene`; the client may say
+    /// `hello` again.
     public static let unsupportedRole = "unsupported_role"
+    /// A request still waiting for the registry when the coordinator stopped.
     public static let shuttingDown = "shutting_down"
+    /// `hello` as a scene with a token that is missing, never given out, or spent; the
+    /// connection is then closed.
     public static let badToken = "bad_token"
+    /// A call or notification to an open instance with nothing answering for it
+    /// (`data.instance`): a virtual scene, or one being restarted.
     public static let notConnected = "not_connected"
+    /// The target of a relayed `scene.call` did not answer in time (`data.instance`,
+    /// `data.method`).
     public static let callTimeout = "call_timeout"
+    /// A relay of a method whose name begins with `scene.` or `flow.` (`data.method`).
     public static let reservedMethod = "reserved_method"
 }

@@ -2,26 +2,47 @@ public import SceneCore
 
 /// Every method of protocol v1, by its wire name.
 public enum WireMethod: String, CaseIterable, Hashable, Sendable {
+    /// `hello`: the handshake, required before any other request.
     case hello
+    /// `scene.open`: opens a scene, or focuses the instance its policy reuses.
     case sceneOpen = "scene.open"
+    /// `scene.push`: opens a window in place of another, which goes to the background.
     case scenePush = "scene.push"
+    /// `scene.dismiss`: dismisses an instance, or a scene's instances.
     case sceneDismiss = "scene.dismiss"
+    /// `immersive.dismiss`: dismisses the open immersive space, whichever it is.
     case immersiveDismiss = "immersive.dismiss"
+    /// `scene.focus`: focuses a window or volume.
     case sceneFocus = "scene.focus"
+    /// `scene.route`: shows a route from an instance, like a responder chain.
     case sceneRoute = "scene.route"
+    /// `scene.phase`: a scene reports its own phase.
     case scenePhase = "scene.phase"
+    /// `scene.call`: relays a request to a scene; its answer is the call's answer.
     case sceneCall = "scene.call"
+    /// `scene.notify`: relays a notification to a scene, answered `{}` once delivered.
     case sceneNotify = "scene.notify"
+    /// `flow.send`: applies one intent to an instance's path.
     case flowSend = "flow.send"
+    /// `flow.apply`: resets an instance's path to a plan.
     case flowApply = "flow.apply"
+    /// `flow.batch`: applies intents one by one, with an outcome for each.
     case flowBatch = "flow.batch"
+    /// `flow.transaction`: applies intents all together or not at all.
     case flowTransaction = "flow.transaction"
+    /// `link.open`: opens a deep link across scenes.
     case linkOpen = "link.open"
+    /// `auth.set`: turns link authentication on or off, replaying a pending link.
     case authSet = "auth.set"
+    /// `state`: the registry's whole state.
     case state
+    /// `subscribe`: starts, or replaces, the connection's event subscription.
     case subscribe
+    /// `unsubscribe`: ends the connection's event subscription, if any.
     case unsubscribe
+    /// `ping`: answered `{}` at once, without touching the registry.
     case ping
+    /// `coordinator.shutdown`: stops the coordinator once its answer is written.
     case coordinatorShutdown = "coordinator.shutdown"
 
     /// The notification that carries events to subscribers.
@@ -38,12 +59,16 @@ public enum WireRole: String, CaseIterable, Hashable, Sendable {
 
 /// Event topics, the part of an event's type before the dot.
 public enum WireTopic: String, CaseIterable, Hashable, Sendable {
+    /// `scene` (instances' lives), `flow` (path changes), `link` (deep links and sign-in)
+    /// and `request` (refused requests).
     case scene, flow, link, request
 }
 
 /// The protocol versions this library speaks.
 public enum WireProtocol {
+    /// Every version spoken, as `unsupported_protocol` lists them in `data.supported`.
     public static let versions = [1]
+    /// The version a coordinator answers `hello` with; a client's `protocol` must hold it.
     public static let current = 1
 }
 
