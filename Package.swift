@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "CSceneSystem"),
         .target(name: "SceneSocket", dependencies: ["CSceneSystem", "SceneSync"], swiftSettings: strictSwift),
-        .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneJSON", "SceneCore"], swiftSettings: strictSwift),
+        .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneJSON", "SceneCore", "SceneSocket"], swiftSettings: strictSwift),
         .target(
             name: "SceneCoordinator", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneCore", "SceneWire", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),

@@ -13,7 +13,7 @@ flags=(-c -wmo -O -g -parse-as-library -swift-version 6 -enable-upcoming-feature
        -enable-upcoming-feature InternalImportsByDefault -sanitize=fuzzer,address
        -package-name SceneCoordinator -I "$out/modules")
 
-# Modules in dependency order; SceneSocket contributes only its frame decoder (the rest
+# Modules in dependency order; SceneSocket contributes only its framing (the rest
 # needs the C target and a loop, which the wire target does not use).
 previous=""
 module() {
@@ -36,8 +36,8 @@ module SceneJSON "$root"/Sources/SceneJSON/*.swift
 module SceneFlow "$root"/Sources/SceneFlow/*.swift
 module SceneLinks "$root"/Sources/SceneLinks/*.swift
 module SceneCore "$root"/Sources/SceneCore/*.swift
+module SceneSocket "$root"/Sources/SceneSocket/FrameDecoder.swift "$root"/Sources/SceneSocket/FrameHeader.swift
 module SceneWire "$root"/Sources/SceneWire/*.swift
-module SceneSocket "$root"/Sources/SceneSocket/FrameDecoder.swift
 
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(wire manifest links intents)

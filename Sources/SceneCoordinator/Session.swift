@@ -159,13 +159,8 @@ final class Session: FrameHandler {
     }
 
     func connection(_ connection: SocketConnection, didFailFraming error: FramingError) {
-        let detail: String
-        switch error {
-        case .emptyFrame: detail = "a frame's length must be at least 1"
-        case .frameTooLarge(let length, let maximum): detail = "a frame of \(length) bytes is over the maximum of \(maximum)"
-        }
-        Log.info("\(name): \(detail); closing")
-        reply(.null, error: .invalidRequest(detail, reason: error.reason))
+        Log.info("\(name): \(error); closing")
+        reply(.null, error: .framing(error))
         connection.closeAfterFlush(.framing(error))
     }
 

@@ -1,16 +1,19 @@
 /// Why a byte stream cannot be read as length-prefixed frames. The stream cannot be
 /// resynchronised after either, so the connection must end (after an error reply).
-public enum FramingError: Error, Hashable, Sendable {
+///
+/// The wire's reason for each (`empty_frame`, `frame_too_large`) belongs to the protocol,
+/// not the transport: SceneWire maps them.
+public enum FramingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A frame announced a length of zero.
     case emptyFrame
     /// A frame announced `length` bytes, over the maximum.
     case frameTooLarge(length: UInt32, maximum: Int)
 
-    /// The stable reason the wire reports: `empty_frame` or `frame_too_large`.
-    public var reason: String {
+    /// What is wrong, in words.
+    public var description: String {
         switch self {
-        case .emptyFrame: return "empty_frame"
-        case .frameTooLarge: return "frame_too_large"
+        case .emptyFrame: return "a frame's length must be at least 1"
+        case .frameTooLarge(let length, let maximum): return "a frame of \(length) bytes is over the maximum of \(maximum)"
         }
     }
 }
@@ -61,9 +64,8 @@ public struct FrameDecoder: Sendable {
     /// Delivers every complete frame of `bytes`; returns how many bytes were used.
     private mutating func parse(_ bytes: UnsafeRawBufferPointer, frame: (UnsafeRawBufferPointer) -> Void) -> Int {
         var offset = 0
-        while bytes.count - offset >= 4 {
-            let length = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
-                | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        while bytes.count - offset >= FrameHeader.size {
+            let length = FrameHeader.read(bytes, at: offset)
             if length == 0 {
                 failed = .emptyFrame
                 return offset
@@ -72,22 +74,17 @@ public struct FrameDecoder: Sendable {
                 failed = .frameTooLarge(length: length, maximum: maximum)
                 return offset
             }
-            guard bytes.count - offset - 4 >= Int(length) else { break }
-            frame(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + Int(length))]))
-            offset += 4 + Int(length)
+            let start = offset + FrameHeader.size
+            guard bytes.count - start >= Int(length) else { break }
+            frame(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(length))]))
+            offset = start + Int(length)
         }
         return offset
     }
 
-    /// The 4-byte header for a payload of `length` bytes.
-    public static func header(length: Int) -> [UInt8] {
-        let value = UInt32(length)
-        return [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
     /// `payload` with its header, ready to write.
     public static func frame(_ payload: some Collection<UInt8>) -> [UInt8] {
-        var bytes = header(length: payload.count)
+        var bytes = FrameHeader.bytes(length: payload.count)
         bytes.append(contentsOf: payload)
         return bytes
     }

@@ -22,7 +22,7 @@ public enum CloseReason: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .peerClosed: return "peer closed"
         case .eofMidFrame: return "peer closed in the middle of a frame"
-        case .framing(let error): return "framing error: \(error.reason)"
+        case .framing(let error): return "framing error: \(error)"
         case .writeQueueOverCap(let cap): return "peer fell behind: write queue over \(cap) bytes"
         case .io(let error): return "I/O error: \(error)"
         case .local(let reason): return reason

@@ -1,6 +1,7 @@
 public import SceneCore
 public import SceneFlow
 public import SceneJSON
+import SceneSocket
 
 /// Builds and reads the JSON text of protocol messages (the payloads of frames).
 public enum WireCodec {
@@ -83,18 +84,14 @@ public enum WireCodec {
     }
 
     private static func frameStart(capacity: Int) -> [UInt8] {
-        var bytes: [UInt8] = [0, 0, 0, 0]
-        bytes.reserveCapacity(4 + capacity)
+        var bytes = [UInt8](repeating: 0, count: FrameHeader.size)
+        bytes.reserveCapacity(FrameHeader.size + capacity)
         return bytes
     }
 
-    /// Writes the frame's length into its first four bytes.
+    /// Writes the frame's length into the header reserved at its start.
     private static func frameEnd(_ bytes: inout [UInt8]) {
-        let length = UInt32(bytes.count - 4)
-        bytes[0] = UInt8(length >> 24)
-        bytes[1] = UInt8(length >> 16 & 0xFF)
-        bytes[2] = UInt8(length >> 8 & 0xFF)
-        bytes[3] = UInt8(length & 0xFF)
+        FrameHeader.seal(&bytes)
     }
 
     private static func appendText(_ text: StaticString, to bytes: inout [UInt8]) {

@@ -1,6 +1,7 @@
 import SceneFlow
 public import SceneJSON
 public import SceneCore
+public import SceneSocket
 
 /// A JSON-RPC error object: `{"code", "message", "data"}` — the same type a scene's call
 /// fails with in process (``SceneError``), so that the wire and the registry share one.
@@ -22,6 +23,15 @@ extension SceneError {
         var data: [String: JSONValue] = ["detail": .string(detail)]
         if let reason { data["reason"] = .string(reason) }
         return WireError(code: WireCode.invalidRequest, message: "Invalid Request", data: data)
+    }
+
+    /// -32600 for a stream that broke the framing rules, with its reason (`empty_frame`,
+    /// `frame_too_large`) and what is wrong as `detail`; the connection is then closed.
+    public static func framing(_ error: FramingError) -> WireError {
+        switch error {
+        case .emptyFrame: return invalidRequest(error.description, reason: WireReason.emptyFrame)
+        case .frameTooLarge: return invalidRequest(error.description, reason: WireReason.frameTooLarge)
+        }
     }
 
     /// -32002: a request before `hello`.

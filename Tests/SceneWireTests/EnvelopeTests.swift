@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneJSON
+import SceneSocket
 import SceneWire
 import Testing
 
@@ -60,5 +61,19 @@ struct DecodingPathTests {
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+}
+
+@Suite("Framing errors as the wire reports them")
+struct FramingReasonTests {
+    @Test("each framing error is Invalid Request with its documented reason and what is wrong as detail", arguments: [
+        (FramingError.emptyFrame, "empty_frame"),
+        (FramingError.frameTooLarge(length: 2_000_000, maximum: 1 << 20), "frame_too_large"),
+    ])
+    func reasons(error: FramingError, reason: String) {
+        let wire = WireError.framing(error)
+        #expect(wire.code == WireCode.invalidRequest)
+        #expect(wire.reason == reason)
+        #expect(wire.data["detail"] == .string(error.description))
     }
 }

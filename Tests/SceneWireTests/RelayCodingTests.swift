@@ -60,7 +60,7 @@ struct RelayCodingTests {
         let params = RawJSON(checked: Array(#"{"z" : 1,"a":[1.50, "\u00e9"]}"#.utf8))
         let frame = WireCodec.framedRequest(id: 7, method: "say \"hi\"", params: params)
         let payload = Array(frame.dropFirst(4))
-        #expect(frame.prefix(4) == FrameDecoder.header(length: payload.count)[...])
+        #expect(frame.prefix(4) == FrameHeader.bytes(length: payload.count)[...])
         #expect(String(decoding: payload, as: UTF8.self)
             == #"{"jsonrpc":"2.0","id":7,"method":"say \"hi\"","params":{"z" : 1,"a":[1.50, "\u00e9"]}}"#)
         #expect(try JSONParser.parse(payload)["method"] == "say \"hi\"")
