@@ -7,12 +7,15 @@ import Glibc
 /// `Mutex`-protected array is reported as racing). A pthread mutex is intercepted by the
 /// sanitizer, so `swift test --sanitize=thread` checks the project's own code instead of
 /// reporting every lock.
-public final class Locked<Value>: @unchecked Sendable {
-    // Safe: `value` is read and written only between `pthread_mutex_lock` and
-    // `pthread_mutex_unlock` on `mutex`, in `withLock`.
+///
+/// - It is `Sendable` only when `Value` is: the lock orders access to the value, but a
+///   non-`Sendable` value could still leave `withLock` (in its result) and be used on two
+///   threads at once.
+public final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
+    /// Shares `value` behind a new mutex.
     public init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -33,3 +36,7 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// Safe: `value` is read and written only between `pthread_mutex_lock` and
+// `pthread_mutex_unlock` on `mutex`, in `withLock`; what leaves it is `Sendable`.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -68,3 +68,38 @@ struct LoopExecutorTests {
         #expect(await actor.log == ["before", "after"])
     }
 }
+
+@Suite("A loop-bound value lives on its loop's thread")
+struct LoopBoundTests {
+    @Test("a value bound on its loop is read there")
+    func onTheLoop() async throws {
+        let loop = try EventLoop(name: "bound-test")
+        defer { loop.shutdown() }
+        let read: Int = await withCheckedContinuation { continuation in
+            loop.execute {
+                let bound = LoopBound(41, loop: loop)
+                continuation.resume(returning: bound.value + 1)
+            }
+        }
+        #expect(read == 42)
+    }
+
+    @Test("binding a value off its loop's thread traps")
+    func madeOffTheLoop() async {
+        await #expect(processExitsWith: .failure) {
+            let loop = try EventLoop(name: "bound-trap")
+            _ = LoopBound(1, loop: loop)
+        }
+    }
+
+    @Test("reading a bound value off its loop's thread traps")
+    func readOffTheLoop() async {
+        await #expect(processExitsWith: .failure) {
+            let loop = try EventLoop(name: "bound-trap")
+            let bound: LoopBound<Int> = await withCheckedContinuation { continuation in
+                loop.execute { continuation.resume(returning: LoopBound(1, loop: loop)) }
+            }
+            _ = bound.value
+        }
+    }
+}
