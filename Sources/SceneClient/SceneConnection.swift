@@ -54,7 +54,10 @@ public struct WireEvent: Hashable, Sendable {
 /// `scene.ping`, `scene.close`, `flow.changed`, `scene.phase_changed`, and the methods
 /// other connections relay to it with `scene.call` / `scene.notify`.
 public struct IncomingMessage: Hashable, Sendable {
+    /// The method's name: one of the coordinator's own (`scene.ping`, …), or the method a
+    /// relay carries as its caller named it.
     public let method: String
+    /// The message's params as sent; nil when it had none.
     public let params: JSONValue?
     /// False for a notification: whatever the handler answers is dropped.
     public let expectsAnswer: Bool

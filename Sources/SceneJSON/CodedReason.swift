@@ -10,5 +10,6 @@ public protocol CodedReason: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension CodedReason {
+    /// None, for a reason that carries no values.
     public var fields: [String: JSONValue] { [:] }
 }

@@ -25,6 +25,7 @@ public struct JSONParser {
     package var offset = 0
     package var depth = 0
 
+    /// A parser at the start of `bytes`, which must stay valid while it is used.
     public init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }

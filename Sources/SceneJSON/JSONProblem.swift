@@ -6,6 +6,7 @@ public struct JSONProblem: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     public let message: String
 
+    /// A problem, with every member given.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
@@ -25,6 +26,7 @@ public protocol JSONProblemReport: CodedReason {
 }
 
 extension JSONProblemReport {
+    /// `problems`: every problem as its `path: message` text, in document order.
     public var fields: [String: JSONValue] {
         ["problems": .array(problems.map { .string($0.description) })]
     }
