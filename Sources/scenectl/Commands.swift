@@ -100,6 +100,16 @@ enum Commands {
             ]),
         control("ping", "check that the coordinator answers"),
         control("shutdown", "stop the coordinator"),
+        CommandSpec(
+            "completions", "print a completion script for bash, zsh or fish",
+            arguments: [.required("SHELL", .choice(Completions.shells))],
+            details: """
+                Prints a shell completion script made from scenectl's own list of commands: commands, \
+                then each command's options and their values.
+                bash: `source <(scenectl completions bash)` in ~/.bashrc. zsh: save it as _scenectl in a \
+                folder of $fpath. fish: save it as ~/.config/fish/completions/scenectl.fish.
+                """,
+            run: { try Completions.run($0) }),
     ]
 
     /// The command called `name`.
