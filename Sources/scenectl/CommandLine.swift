@@ -15,13 +15,19 @@ struct UsageError: Error {
 }
 
 /// The arguments of one command: positionals, `--name value` options and `--flag`s.
-struct Arguments {
+struct Arguments: Sendable {
     private(set) var positionals: [String] = []
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
 
+    /// Parses `arguments` as `command` declares them: an option or flag it does not
+    /// declare is a usage error.
+    init(_ arguments: [String], for command: CommandSpec) throws(UsageError) {
+        try self.init(arguments, valued: command.valuedOptions, flags: command.flags)
+    }
+
     /// Parses `arguments` knowing which `--names` take a value.
-    init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    private init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

@@ -77,6 +77,161 @@ struct ScenectlTests {
         #expect(try await scenectl(["open", "--help"]).out.contains("scenectl open SCENE"))
     }
 
+    /// Every command scenectl runs, in the order its usage lists them.
+    static let commands = [
+        "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
+        "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
+    ]
+
+    /// The command names of the usage's list of commands (its lines indented by two spaces).
+    func listedCommands(_ usage: String) -> [String] {
+        let lines = usage.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "commands:") else { return [] }
+        return lines[(start + 1)...].prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLetter == true }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    /// The options a command's `--help` lists.
+    func listedOptions(_ help: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "options:") else { return [] }
+        return lines[(start + 1)...].filter { $0.hasPrefix("  --") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("the usage lists every command; it is printed with exit 0 when asked for, and 2 without a command")
+    func usageListsEveryCommand() async throws {
+        for asked in [["--help"], ["-h"], ["help"]] {
+            let result = try await scenectl(asked)
+            #expect(result.code == 0)
+            #expect(listedCommands(result.out) == Self.commands, "\(asked)")
+        }
+        let bare = try await scenectl([])
+        #expect(bare.code == 2)
+        #expect(listedCommands(bare.out) == Self.commands)
+    }
+
+    @Test("every command's --help exits 0 and shows its synopsis and its options", arguments: commands)
+    func commandHelp(command: String) async throws {
+        let result = try await scenectl([command, "--help"])
+        #expect(result.code == 0)
+        #expect(result.out.hasPrefix("scenectl \(command)"))
+        #expect(listedOptions(result.out).last == "--help")
+    }
+
+    @Test("a usage error prints the message and the command's own help to standard error")
+    func usageErrorShowsHelp() async throws {
+        let result = try await scenectl(["push", "notes", "--socket", "/nonexistent/none.sock"])
+        #expect(result.code == 2)
+        #expect(result.err.hasPrefix("scenectl: push needs --from ID\n\nscenectl push SCENE --from ID"))
+    }
+
+    @Test("an option the command does not declare is a usage error (exit 2), even one another command takes", arguments: [
+        ["open", "main", "--force"], ["ping", "--value", "1"], ["state", "--topics", "scene"], ["watch", "--format", "dot"],
+        ["serve", "--json", "--socket", "/nonexistent/none.sock"], ["serve", "--value", "1", "--socket", "/nonexistent/none.sock"],
+        ["scene", "--socket", "/nonexistent/none.sock"], ["check", "none.json", "--json"], ["demo", "--socket", "/nonexistent/none.sock"],
+        ["completions", "bash", "--json"],
+    ])
+    func undeclaredOption(arguments: [String]) async throws {
+        let result = try await scenectl(arguments)
+        #expect(result.code == 2)
+        #expect(result.err.contains("unknown option --"))
+    }
+
+    @Test("every option and flag the tests, benchmarks, examples and README pass is declared by its command", arguments: [
+        ["serve", "--manifest", "m.json", "--socket", "s.sock", "--state", "state.json", "--durable", "--discard-state",
+         "--launch-timeout", "1", "--heartbeat", "1", "--app", "demo"],
+        ["scene", "--title", "Ctl", "--unsaved", "--quiet"],
+        ["open", "viewer", "--value", "\"42\"", "--socket", "s.sock", "--app", "demo", "--json"],
+        ["push", "notes", "--from", "main-1", "--value", "1", "--socket", "s.sock", "--json"],
+        ["dismiss", "--scene", "viewer", "--value", "1", "--force", "--socket", "s.sock", "--json"],
+        ["state", "--json", "--format", "dot", "--socket", "s.sock", "--app", "demo"],
+        ["watch", "--json", "--topics", "scene,flow", "--socket", "s.sock"],
+        ["call", "notes-1", "title", "--socket", "s.sock", "--json"], ["notify", "notes-1", "echo", "--socket", "s.sock", "--json"],
+        ["send", "viewer-1", "{}", "--socket", "s.sock", "--json"], ["ping", "--socket", "s.sock", "--app", "demo", "--json"],
+        ["shutdown", "--socket", "s.sock", "--json"],
+    ])
+    func declaredOptions(arguments: [String]) async throws {
+        // --help is only looked at once every argument has parsed: exit 0 means all were accepted.
+        let result = try await scenectl(arguments + ["--help"])
+        #expect(result.code == 0, "\(result.err)")
+    }
+
+    /// Completes `words` (the last one is the word being completed) with the bash script
+    /// of `scenectl completions bash`; returns the candidates.
+    func bashCompletions(_ words: [String], script: String) async throws -> [String] {
+        let program = #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _scenectl; printf '%s\n' "${COMPREPLY[@]}""#
+        let bash = try ChildProcess(["-c", program, "bash", script] + words, executable: "/bin/bash")
+        defer { bash.kill() }
+        #expect(await bash.wait() == 0, "\(bash.standardError)")
+        return bash.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// Runs `body` with the bash completion script saved in a temporary folder.
+    func withBashScript(_ body: (String) async throws -> Void) async throws {
+        try await withTemporaryFolder { folder in
+            let generated = try await scenectl(["completions", "bash"])
+            #expect(generated.code == 0)
+            let script = folder.file("scenectl.bash")
+            try generated.out.write(toFile: script, atomically: true, encoding: .utf8)
+            try await body(script)
+        }
+    }
+
+    @Test("scenectl completions bash is a script bash accepts, and it completes every command's name")
+    func bashScript() async throws {
+        try await withBashScript { script in
+            let check = try ChildProcess(["-n", script], executable: "/bin/bash")
+            defer { check.kill() }
+            #expect(await check.wait() == 0, "\(check.standardError)")
+            #expect(try await bashCompletions(["scenectl", ""], script: script) == Self.commands)
+            #expect(try await bashCompletions(["scenectl", "dis"], script: script) == ["dismiss", "dismiss-immersive"])
+        }
+    }
+
+    @Test("bash completes each command's options exactly as its --help lists them", arguments: commands)
+    func bashCompletesOptions(command: String) async throws {
+        let help = try await scenectl([command, "--help"])
+        try await withBashScript { script in
+            let completed = try await bashCompletions(["scenectl", command, "--"], script: script)
+            #expect(completed == listedOptions(help.out))
+        }
+    }
+
+    @Test("bash completes option values and arguments from their declared words", arguments: [
+        (["scenectl", "state", "--format", ""], ["tree", "dot", "mermaid"]),
+        (["scenectl", "state", "--format", "m"], ["mermaid"]),
+        (["scenectl", "watch", "--topics", "scene,f"], ["scene,flow"]),
+        (["scenectl", "auth", ""], ["on", "off"]),
+        (["scenectl", "completions", ""], ["bash", "zsh", "fish"]),
+        (["scenectl", "open", "main", "--j"], ["--json"]),
+        (["scenectl", "open", "--value", ""], []),
+    ])
+    func bashCompletesValues(words: [String], expected: [String]) async throws {
+        try await withBashScript { script in
+            let completed = try await bashCompletions(words, script: script)
+            #expect(completed == expected)
+        }
+    }
+
+    @Test("completions for a shell other than bash, zsh or fish, or for none, is a usage error", arguments: [
+        ["completions", "tcsh"], ["completions"], ["completions", "bash", "zsh"],
+    ])
+    func unknownShell(arguments: [String]) async throws {
+        let result = try await scenectl(arguments)
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+    }
+
+    @Test("completions for zsh and fish print a script that registers every command", arguments: ["zsh", "fish"])
+    func otherShells(shell: String) async throws {
+        let result = try await scenectl(["completions", shell])
+        #expect(result.code == 0)
+        for command in Self.commands {
+            #expect(result.out.contains(shell == "zsh" ? "'\(command):" : "-a \(command) -d"), "\(command)")
+        }
+    }
+
     @Test("check prints every problem with its JSON path and exits 1; a good manifest exits 0")
     func check() async throws {
         try await withTemporaryFolder { folder in
