@@ -6,7 +6,7 @@ import SceneSocket
 import SceneSync
 import SceneWire
 
-/// Runs a ``SceneBehavior`` as the scene process a coordinator spawned: the same type an
+/// Runs a `SceneBehavior` as the scene process a coordinator spawned: the same type an
 /// embedding program hosts in process, so that moving a scene between the two is a
 /// manifest change.
 ///
@@ -15,9 +15,9 @@ import SceneWire
 ///   starts it. Calls that arrive meanwhile wait for the start.
 /// - Calls and notifications relayed to the instance, its path and phase changes, and
 ///   close requests reach the behaviour as they reach one in process: changes in order,
-///   each once; a thrown ``SceneError`` (or `WireError`) answered as it is, any other
+///   each once; a thrown `SceneError` (or `WireError`) answered as it is, any other
 ///   error `scene_failed`.
-/// - What its ``SceneContext`` asks goes over the connection, with the same errors.
+/// - What its `SceneContext` asks goes over the connection, with the same errors.
 public enum SceneProcess {
     /// Why a hosted behaviour's process ends.
     public enum End: Sendable {

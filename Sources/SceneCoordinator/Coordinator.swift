@@ -39,12 +39,12 @@ public final class Coordinator<R: Route>: Sendable {
     ///   its instances then run on the loop thread, and a request that need not wait is
     ///   read, applied and answered there in one turn.
     /// - `launcher`: the one the registry is made with, for process-backed scenes (see
-    ///   ``start(manifest:configuration:restoring:)``, which makes both).
-    /// - Throws: what `registry` throws, or ``SocketPlacementError`` when the path is too
+    ///   ``start(manifest:behaviors:closePolicy:configuration:restoring:)``, which makes both).
+    /// - Throws: what `registry` throws, or `SocketPlacementError` when the path is too
     ///   long, another server answers there, or the socket cannot be bound. The loop is
     ///   stopped again on failure.
     /// - `snapshot`: restored into the registry before the socket is bound (see
-    ///   ``SceneRegistry/restore(_:)``).
+    ///   `SceneRegistry.restore(_:)`).
     public init(
         configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil,
         restoring snapshot: RegistrySnapshot<R>? = nil,
@@ -155,14 +155,14 @@ public final class Coordinator<R: Route>: Sendable {
     /// configuration's socket path.
     ///
     /// - `closePolicy` is asked before any instance closes interactively (see
-    ///   ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:executor:)``).
+    ///   `SceneRegistry.init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:executor:)`).
     /// - Restored process-backed instances come back `disconnected`, and their processes
     ///   are started again; they get their paths in their `hello` result. Restored
     ///   in-process instances get new behaviours.
     /// - With ``CoordinatorConfiguration/stateFile`` set, the state is written within a
     ///   second of every change of instances or paths.
-    /// - Throws: ``RegistryConfigurationError``, ``RegistryRestoreError``, or
-    ///   ``SocketPlacementError``.
+    /// - Throws: `RegistryConfigurationError`, `RegistryRestoreError`, or
+    ///   `SocketPlacementError`.
     public static func start(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], closePolicy: ClosePolicy? = nil,
         configuration: CoordinatorConfiguration, restoring snapshot: RegistrySnapshot<JSONValue>? = nil

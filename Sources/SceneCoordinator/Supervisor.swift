@@ -420,12 +420,14 @@ final class Supervisor {
 /// A scene process as the state file records it, so that a coordinator started again can
 /// end what the previous run left behind (and nothing else: the start time must match).
 public struct RecordedProcess: Codable, Hashable, Sendable {
+    /// The instance it ran, as its id string (`notes-2`).
     public var instance: String
     /// The pid, which is also its process group id.
     public var pid: Int32
     /// The start time in clock ticks after boot (`/proc/<pid>/stat`, field 22).
     public var started: UInt64?
 
+    /// A record with every member given.
     public init(instance: String, pid: Int32, started: UInt64?) {
         self.instance = instance
         self.pid = pid
@@ -452,6 +454,8 @@ public struct RecordedProcess: Codable, Hashable, Sendable {
 public final class ProcessLauncher: SceneBacking {
     private let attached = Locked<LoopBound<Supervisor>?>(nil)
 
+    /// A launcher with no supervisor yet: opens of process scenes fail until its
+    /// coordinator attaches one.
     public init() {}
 
     func attach(_ supervisor: LoopBound<Supervisor>) {

@@ -102,7 +102,7 @@ public struct RoutePredicate<R: Route>: Sendable {
 }
 
 extension RoutePredicate where R == JSONValue {
-    /// Matches routes that contain `when` (see ``JSONValue/contains(_:)``).
+    /// Matches routes that contain `when` (see `JSONValue.contains(_:)`).
     public init(when: JSONValue) {
         self.test = { $0.contains(when) }
         self.when = when

@@ -4,7 +4,7 @@ public import SceneJSON
 /// One open window, volume or immersive space: an actor that owns its navigation flow.
 ///
 /// - Its id, declaration and value never change; its phase is set by its registry.
-/// - Flow requests answer `FlowOutcome`s as ``FlowStore`` does; every change of path is
+/// - Flow requests answer `FlowOutcome`s as `FlowStore` does; every change of path is
 ///   a `flow.changed` event on the registry's stream, and every rejection a
 ///   `request.rejected` event.
 /// - Once dismissed, every request throws ``RegistryRejection/notOpen(_:)``.
@@ -44,7 +44,7 @@ public actor SceneInstance<R: Route> {
     /// The modals queued behind the visible one.
     public var queuedModals: [RouteStep<R>] { flow.queuedModals }
 
-    /// Applies one intent (see ``FlowStore/send(_:)``).
+    /// Applies one intent (see `FlowStore.send(_:)`).
     @discardableResult
     public func send(_ intent: FlowIntent<R>) throws(RegistryRejection) -> FlowOutcome<R> {
         try ensureOpen(for: "flow.send")
@@ -58,7 +58,7 @@ public actor SceneInstance<R: Route> {
         return perform(.reset(plan.steps), request: "flow.apply")
     }
 
-    /// Applies a batch (see ``FlowStore/batch(_:stopOnFailure:)``): one `flow.changed`.
+    /// Applies a batch (see `FlowStore.batch(_:stopOnFailure:)`): one `flow.changed`.
     @discardableResult
     public func batch(_ intents: [FlowIntent<R>], stopOnFailure: Bool = false) throws(RegistryRejection)
         -> FlowBatchResult<R>
@@ -73,7 +73,7 @@ public actor SceneInstance<R: Route> {
         return result
     }
 
-    /// Applies a transaction (see ``FlowStore/transaction(_:)``): all or nothing.
+    /// Applies a transaction (see `FlowStore.transaction(_:)`): all or nothing.
     @discardableResult
     public func transaction(_ intents: [FlowIntent<R>]) throws(RegistryRejection) -> FlowTransactionOutcome<R> {
         try ensureOpen(for: "flow.transaction")

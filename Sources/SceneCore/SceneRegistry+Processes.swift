@@ -8,6 +8,7 @@ public struct DismissOutcome: Hashable, Sendable {
     /// Refused to close.
     public let vetoed: [InstanceID]
 
+    /// An outcome with both lists given.
     public init(dismissed: [InstanceID], vetoed: [InstanceID]) {
         self.dismissed = dismissed
         self.vetoed = vetoed

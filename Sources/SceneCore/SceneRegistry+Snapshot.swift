@@ -3,12 +3,18 @@ public import SceneJSON
 
 /// One instance in a registry snapshot.
 public struct InstanceSnapshot<R: Route>: Hashable, Codable, Sendable {
+    /// The instance's id, kept on restore.
     public var id: InstanceID
+    /// The value it was opened with, if any.
     public var value: JSONValue?
+    /// Its phase when the snapshot was taken.
     public var phase: ScenePhase
+    /// Its navigation path and queued modals.
     public var flow: FlowSnapshot<R>
+    /// The window it was pushed from, if it was pushed.
     public var pushedFrom: InstanceID?
 
+    /// A snapshot of one instance, with every member given.
     public init(id: InstanceID, value: JSONValue?, phase: ScenePhase, flow: FlowSnapshot<R>, pushedFrom: InstanceID?) {
         self.id = id
         self.value = value
@@ -24,18 +30,24 @@ public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
     /// The snapshot format this library writes.
     public static var currentVersion: Int { 1 }
 
+    /// The snapshot format it was written in; a restore refuses any other.
     public var version: Int
+    /// The app whose registry it is; a restore into another app is refused.
     public var app: String
     /// Open instances, in id order.
     public var instances: [InstanceSnapshot<R>]
     /// Windows and volumes, least recently focused first.
     public var focusOrder: [InstanceID]
+    /// The open immersive space, if any.
     public var immersive: InstanceID?
+    /// The deep link waiting for authentication, if any.
     public var pendingLink: String?
+    /// Whether links that require authentication were handled.
     public var authenticated: Bool
     /// The last instance number used per scene, so restored ids are never reused.
     public var counters: [String: Int]
 
+    /// A snapshot in the current format, with every other member given.
     public init(
         app: String, instances: [InstanceSnapshot<R>], focusOrder: [InstanceID], immersive: InstanceID?,
         pendingLink: String?, authenticated: Bool, counters: [String: Int]
@@ -55,6 +67,7 @@ public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
 public struct RegistryRestoreError: JSONProblemReport {
     public let problems: [JSONProblem]
 
+    /// An error listing `problems`, in document order.
     public init(problems: [JSONProblem]) {
         self.problems = problems
     }

@@ -37,7 +37,7 @@ public enum OpenOutcome<R: Route>: Hashable, Sendable {
 ///   value, joins the first; a dismiss cancels it).
 /// - Every request answers what happened, or throws a ``RegistryRejection`` saying why
 ///   not; every rejection is also a `request.rejected` event.
-/// - Events form one stream with registry-wide sequence numbers (``events(buffering:)``).
+/// - Events form one stream with registry-wide sequence numbers (``events(buffering:where:)``).
 public actor SceneRegistry<R: Route> {
     /// The app's name.
     public nonisolated let app: String
@@ -475,8 +475,10 @@ public actor SceneRegistry<R: Route> {
 
 /// Why a registry could not be built: every problem found.
 public struct RegistryConfigurationError: CodedReason {
+    /// Every problem, one sentence each, in the order found.
     public let problems: [String]
 
+    /// An error listing `problems`.
     public init(problems: [String]) {
         self.problems = problems
     }

@@ -1,7 +1,7 @@
 /// What a navigation step shows: any value that is hashable, codable and sendable.
 ///
 /// Swift programs use their own enums or structs; routes that arrive over the wire use
-/// ``JSONValue``.
+/// `JSONValue`.
 public typealias Route = Hashable & Codable & Sendable
 
 /// One step of a navigation path: a push onto the stack, or a modal (sheet or cover).

@@ -6,7 +6,7 @@ public import SceneFlow
 /// Order of checks for each URL: input limits (before any parsing) → parsing → origin
 /// policy → matcher → the mapping's output → the authentication gate.
 ///
-/// `LinkRouter` is a value-type state machine: ``evaluate(_:)`` is pure, ``open(_:)`` and
+/// `LinkRouter` is a value-type state machine: `evaluate(_:)` is pure, ``open(_:)`` and
 /// the authentication methods change the gate and answer what happened.
 public struct LinkRouter<Output: Sendable>: Sendable {
     /// The mappings, in declaration order.

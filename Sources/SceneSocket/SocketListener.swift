@@ -10,7 +10,7 @@ public protocol ListenerHandler: AnyObject {
     func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32)
 }
 
-/// A Unix listening socket on an event loop. Loop thread only, except ``bind``.
+/// A Unix listening socket on an event loop. Loop thread only, except `bind`.
 ///
 /// - Peers whose uid (`SO_PEERCRED`) differs from `allowedUID` are refused at once.
 /// - The socket file is mode 0600 in a folder of mode 0700.

@@ -3,7 +3,7 @@ public import SceneFlow
 import SceneSync
 public import Testing
 
-/// Exhaustive event assertions for a ``SceneRegistry``, for tests.
+/// Exhaustive event assertions for a `SceneRegistry`, for tests.
 ///
 /// Start one before driving the registry; then ``receive(_:timeout:sourceLocation:)``
 /// each event in order, and end with ``finish(timeout:sourceLocation:)``, which records an

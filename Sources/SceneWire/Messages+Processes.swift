@@ -98,7 +98,7 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
 
     /// Reads `scene.call` params at `range` of `message` (a range an ``Envelope`` scan
     /// checked) without building the caller's `params`. Returns nil for anything but the
-    /// plain, well-typed shape, which the ``Decodable`` path then reports precisely.
+    /// plain, well-typed shape, which the `Decodable` path then reports precisely.
     public static func scan(_ message: UnsafeRawBufferPointer, range: Range<Int>) -> Scanned? {
         var parser = JSONParser(bytes: UnsafeRawBufferPointer(rebasing: message[range]))
         var to: CallTarget?

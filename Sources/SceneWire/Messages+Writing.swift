@@ -18,7 +18,7 @@ extension JSONValue: WireWritable {}
 public protocol WireWritableInSlices: WireWritable {
     /// How many slices it is written in.
     var sliceCount: Int { get }
-    /// Appends slice `index` (`0 ..< sliceCount`); the slices in order are ``write(to:)``.
+    /// Appends slice `index` (`0 ..< sliceCount`); the slices in order are `write(to:)`.
     func writeSlice(_ index: Int, to output: inout [UInt8])
 }
 

@@ -2,7 +2,7 @@ import SceneFlow
 public import SceneJSON
 
 /// JSON text that was checked already, kept as its bytes: what a relay passes on from one
-/// peer to another without building a ``JSONValue`` and writing it out again. The text
+/// peer to another without building a `JSONValue` and writing it out again. The text
 /// goes out exactly as it came in (its key order, spacing and number spelling too).
 public struct RawJSON: Hashable, Sendable {
     /// The UTF-8 text of one JSON value.

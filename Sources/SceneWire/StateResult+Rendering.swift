@@ -3,7 +3,7 @@ import Foundation
 import SceneFlow
 
 extension StateResult {
-    /// The readable scene tree (the same text as ``RegistryState/tree``).
+    /// The readable scene tree (the same text as `RegistryState.tree`).
     public var tree: String {
         SceneTree(
             app: app, phase: phase, focused: focused, immersive: immersive, pendingLink: pendingLink,

@@ -4,7 +4,7 @@ public import SceneCore
 public import SceneSocket
 
 /// A JSON-RPC error object: `{"code", "message", "data"}` — the same type a scene's call
-/// fails with in process (``SceneError``), so that the wire and the registry share one.
+/// fails with in process (`SceneError`), so that the wire and the registry share one.
 ///
 /// Domain failures are code -32000 with `data.reason`, the stable snake_case reason of the
 /// module that owns the rule, and the reason's values as named members of `data`.
