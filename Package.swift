@@ -111,6 +111,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
+            name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore"], swiftSettings: strictSwift),
+        .testTarget(
             name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync"],
             swiftSettings: strictSwift),
     ]

@@ -41,7 +41,7 @@ final class CoordinatorServer: ListenerHandler {
         self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)
         let events = LoopBound(fanout, loop: loop)
         let scenes = supervisor.bound
-        fanout.sceneChanged = { event in scenes.value.forward(event) }
+        fanout.sceneChanged = { event in Session.relayToScene(event) { scenes.value.session(of: $0) } }
         registry.observeEvents { event in events.value.publish(event) }
         let listener = try SocketListener.listen(
             path: configuration.socketPath, loop: loop, maximumFrame: configuration.maximumFrame,

@@ -5,8 +5,25 @@ import SceneSocket
 import SceneWire
 
 /// The scene side of a session: the scene handshake, what a scene may call, requests the
-/// coordinator sends a scene, and the relay of `scene.call` and `scene.notify`.
+/// coordinator sends a scene, the relay of `scene.call` and `scene.notify`, and the relay
+/// to a scene of its own instance's flow and phase changes.
 extension Session {
+    /// Tells the scene process behind a flow or phase change's instance, when one is
+    /// connected (`session(id)`): `scene.flowChanged {path, seq}` or `scene.phaseChanged
+    /// {phase}`. Other events are not relayed; nothing is encoded for an instance with no
+    /// process connected.
+    static func relayToScene(_ event: SequencedEvent<JSONValue>, sessions session: (InstanceID) -> Session?) {
+        switch event.event {
+        case .flowChanged(let id, let path):
+            session(id)?.notify(
+                SceneMethod.flowChanged, params: RawJSON(.object(["path": WireCodec.json(path), "seq": .integer(Int(event.seq))])))
+        case .phaseChanged(let id, let phase):
+            session(id)?.notify(SceneMethod.phaseChanged, params: RawJSON(.object(["phase": .string(phase.rawValue)])))
+        default:
+            break
+        }
+    }
+
     // MARK: Handshake
 
     /// `hello` with role `scene`: the token must be one a spawned process was given, once.

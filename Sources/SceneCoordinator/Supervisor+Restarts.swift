@@ -1,0 +1,43 @@
+import SceneCore
+import SceneSocket
+
+/// Ends: a process exits, or its connection closes; the restart policy decides what
+/// follows (the rules are ``ProcessSlot/ended(generation:exit:now:)`` and
+/// ``ProcessSlot/sessionClosed(abnormal:)``).
+extension Supervisor {
+    /// A scene session closed: its process is expected to exit; it gets the staged stop's
+    /// grace time to do so. When the coordinator closed it (a framing error, a full write
+    /// queue), the end counts as abnormal whatever the exit status.
+    func sessionClosed(_ session: Session, reason: CloseReason) {
+        guard let id = session.instance, let entry = slots[id], entry.session === session else { return }
+        entry.session = nil
+        let abnormal: Bool
+        switch reason {
+        case .peerClosed, .eofMidFrame: abnormal = false
+        default: abnormal = true
+        }
+        perform(entry.slot.sessionClosed(abnormal: abnormal), on: entry)
+    }
+
+    /// `entry`'s process of spawn `generation` ended.
+    func processEnded(_ entry: Supervised, generation: Int, end: ProcessEnd) {
+        guard isCurrent(entry), entry.slot.generation == generation else { return }
+        entry.process = nil
+        onChange?()
+        let exit: ProcessExit
+        switch end {
+        case .exited(let status): exit = .exited(status)
+        case .signalled(let signal): exit = .signalled(signal)
+        }
+        Log.info("\(entry.id): process \(exit)")
+        perform(entry.slot.ended(generation: generation, exit: exit, now: now), on: entry)
+    }
+
+    /// The restart scheduled after spawn `generation` of `id` is due.
+    func restartDue(_ id: InstanceID, generation: Int) {
+        guard let entry = slots[id] else { return }
+        let actions = entry.slot.restartDue(generation: generation, closing: closing)
+        if !actions.isEmpty { Log.info("\(id): restarting") }
+        perform(actions, on: entry)
+    }
+}
