@@ -13,11 +13,11 @@ struct ManifestReader {
         let scenes: [SceneDeclaration<JSONValue>]
     }
 
-    private mutating func report(_ path: String, _ message: String) {
+    mutating func report(_ path: String, _ message: String) {
         problems.append(ManifestProblem(path: path, message: message))
     }
 
-    private mutating func checkKeys(_ members: [String: JSONValue], at path: String, allowed: [String]) {
+    mutating func checkKeys(_ members: [String: JSONValue], at path: String, allowed: [String]) {
         for key in members.keys.sorted() where !allowed.contains(key) {
             report(join(path, key), "unknown key (expected \(allowed.joined(separator: ", ")))")
         }
@@ -25,7 +25,7 @@ struct ManifestReader {
 
     private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    private mutating func string(_ value: JSONValue?, at path: String, required: Bool) -> String? {
+    mutating func string(_ value: JSONValue?, at path: String, required: Bool) -> String? {
         switch value {
         case .string(let text)?:
             if text.isEmpty { report(path, "must not be empty") }
@@ -39,7 +39,7 @@ struct ManifestReader {
         }
     }
 
-    private mutating func strings(_ value: JSONValue?, at path: String) -> [String] {
+    mutating func strings(_ value: JSONValue?, at path: String) -> [String] {
         guard let value else { return [] }
         guard case .array(let items) = value else {
             report(path, "must be an array of strings")
@@ -323,82 +323,5 @@ struct ManifestReader {
             }
         }
         return claims
-    }
-
-    // MARK: Processes
-
-    private mutating func readLaunch(_ value: JSONValue?, at path: String) -> LaunchSpec? {
-        guard let value else { return nil }
-        guard case .object(let members) = value else {
-            report(path, "must be an object {\"command\": [\"exe\", \"arg\", …], \"env\": {…}, \"cwd\": …}")
-            return nil
-        }
-        checkKeys(members, at: path, allowed: ["command", "env", "cwd", "timeout"])
-        var command: [String] = []
-        if case .array(let items)? = members["command"], !items.isEmpty {
-            command = strings(members["command"], at: "\(path).command")
-            if command.count != items.count { return nil }
-        } else {
-            report("\(path).command", "must be a non-empty array of strings: the executable, then its arguments")
-        }
-        var environment: [String: String] = [:]
-        if let env = members["env"] {
-            if case .object(let variables) = env {
-                for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
-                    if name.isEmpty || name.contains("=") {
-                        report("\(path).env.\(name)", "a variable name must be non-empty and without \"=\"")
-                    } else if case .string(let text) = value {
-                        environment[name] = text
-                    } else {
-                        report("\(path).env.\(name)", "must be a string")
-                    }
-                }
-            } else {
-                report("\(path).env", "must be an object of strings")
-            }
-        }
-        let cwd = string(members["cwd"], at: "\(path).cwd", required: false)
-        var timeout: Double?
-        if let value = members["timeout"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds <= 3600 {
-                timeout = seconds
-            } else {
-                report("\(path).timeout", "must be a positive number of seconds, at most 3600")
-            }
-        }
-        guard !command.isEmpty else { return nil }
-        return LaunchSpec(command: command, environment: environment, workingDirectory: cwd, timeout: timeout)
-    }
-
-    private mutating func readRestart(_ value: JSONValue?, at path: String) -> RestartPolicy? {
-        guard let value else { return nil }
-        guard case .object(let members) = value else {
-            report(path, "must be an object {\"policy\": …, \"maxRestarts\": n, \"withinSeconds\": s}")
-            return nil
-        }
-        checkKeys(members, at: path, allowed: ["policy", "maxRestarts", "withinSeconds"])
-        var policy = RestartPolicy.standard
-        if let value = members["policy"] {
-            if case .string(let text) = value, let mode = RestartPolicy.Mode(rawValue: text) {
-                policy.mode = mode
-            } else {
-                report("\(path).policy", "must be \"permanent\", \"transient\" or \"temporary\"")
-            }
-        }
-        if let value = members["maxRestarts"] {
-            if let count = value.intValue, count >= 0 {
-                policy.maxRestarts = count
-            } else {
-                report("\(path).maxRestarts", "must be a whole number of at least 0")
-            }
-        }
-        if let value = members["withinSeconds"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 * 365 {
-                policy.withinSeconds = seconds
-            } else {
-                report("\(path).withinSeconds", "must be a positive number of seconds, at most a year")
-            }
-        }
-        return policy
     }
 }

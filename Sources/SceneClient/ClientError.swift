@@ -1,0 +1,31 @@
+public import SceneWire
+
+/// Why a call through a ``SceneConnection`` failed.
+public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing answers at the socket path (or it cannot be reached).
+    case cannotConnect(path: String, detail: String)
+    /// The connection ended before the answer came.
+    case connectionClosed(String)
+    /// The coordinator answered with an error.
+    case remote(WireError)
+    /// The answer did not have the expected shape.
+    case invalidResponse(String)
+    /// No answer within the time allowed.
+    case timedOut(method: String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .cannotConnect(let path, let detail): return "cannot connect to \(path): \(detail)"
+        case .connectionClosed(let reason): return "the connection closed: \(reason)"
+        case .remote(let error): return error.description
+        case .invalidResponse(let detail): return "unexpected answer: \(detail)"
+        case .timedOut(let method, let seconds): return "\(method) got no answer within \(seconds) s"
+        }
+    }
+
+    /// The remote error's `data.reason`, when the coordinator refused the request.
+    public var reason: String? {
+        if case .remote(let error) = self { return error.reason }
+        return nil
+    }
+}

@@ -1,0 +1,188 @@
+import Glibc
+import SceneFlow
+import SceneJSON
+import SceneSocket
+import SceneSync
+import SceneWire
+
+/// A connection's two halves: callers on any thread register what they wait for under a
+/// lock; the loop thread reads answers, resolves them, and runs the timers.
+final class ClientLink: Sendable {
+    private struct State {
+        var nextID = 1
+        var pending: [Int: CheckedContinuation<Result<JSONValue, ClientError>, Never>] = [:]
+        var closed: ClientError?
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+    let events = EventBroadcaster<WireEvent>()
+    private let connection: LoopBound<SocketConnection>
+    /// The timers of calls waiting for answers, by id; loop thread only.
+    private let timers: LoopBound<Timers>
+    let loop: EventLoop
+    let handling: IncomingHandling
+
+    /// Notifications for an async handler, one at a time, in order.
+    let notifications: AsyncStream<IncomingMessage>.Continuation
+    private let notifier: Task<Void, Never>?
+
+    final class Timers {
+        var byCall: [Int: LoopTimer] = [:]
+    }
+
+    private init(connection: LoopBound<SocketConnection>, loop: EventLoop, handling: IncomingHandling) {
+        self.connection = connection
+        self.timers = LoopBound(Timers(), loop: loop)
+        self.loop = loop
+        self.handling = handling
+        let (stream, continuation) = AsyncStream<IncomingMessage>.makeStream()
+        self.notifications = continuation
+        if case .async(let handler) = handling {
+            notifier = Task {
+                for await message in stream { _ = await handler(message) }
+            }
+        } else {
+            notifier = nil
+        }
+    }
+
+    /// The process's client loop, started on first use.
+    private static let sharedLoop = Locked<EventLoop?>(nil)
+
+    static func loop() throws(ClientError) -> EventLoop {
+        let made: Result<EventLoop, SocketError> = sharedLoop.withLock { loop in
+            if let loop { return .success(loop) }
+            do throws(SocketError) {
+                let created = try EventLoop(name: "scene-client")
+                loop = created
+                return .success(created)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let loop): return loop
+        case .failure(let error): throw .cannotConnect(path: "", detail: "cannot start the client loop: \(error)")
+        }
+    }
+
+    static func open(path: String, timeout: Double?, handling: IncomingHandling) async throws(ClientError) -> ClientLink {
+        let loop = try loop()
+        // Connected off the loop thread, without blocking: a busy server delays only us.
+        let fd: Int32
+        do {
+            fd = try await SocketConnection.connectDescriptor(path: path, timeout: .milliseconds(Int((timeout ?? 30) * 1000)))
+        } catch {
+            throw .cannotConnect(path: path, detail: error.message)
+        }
+        let result: Result<ClientLink, ClientError> = await withCheckedContinuation { continuation in
+            let accepted = loop.execute {
+                do throws(SocketError) {
+                    // The server caps what it reads, not what it writes: a large state or path
+                    // must still reach the client.
+                    let connection = try SocketConnection.adopt(fd, loop: loop, maximumFrame: 256 << 20)
+                    let link = ClientLink(connection: LoopBound(connection, loop: loop), loop: loop, handling: handling)
+                    connection.handler = ClientHandler(link: link)
+                    continuation.resume(returning: .success(link))
+                } catch {
+                    continuation.resume(returning: .failure(.cannotConnect(path: path, detail: error.message)))
+                }
+            }
+            if !accepted {
+                Glibc.close(fd)
+                continuation.resume(returning: .failure(.cannotConnect(path: path, detail: "the client loop has stopped")))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Sends a request and waits for its answer: the loop thread resolves it, and the
+    /// caller's task resumes from there.
+    func call(_ method: String, params: JSONValue?, timeout: Double?) async throws(ClientError) -> JSONValue {
+        let result: Result<JSONValue, ClientError> = await withCheckedContinuation { continuation in
+            let id: Int? = state.withLock { state in
+                if state.closed != nil { return nil }
+                defer { state.nextID += 1 }
+                state.pending[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else {
+                continuation.resume(returning: .failure(state.withLock { $0.closed } ?? .connectionClosed("closed")))
+                return
+            }
+            let frame = WireCodec.framedRequest(id: id, method: method, params: params)
+            let (connection, timers) = (self.connection, self.timers)
+            loop.execute { [self] in
+                connection.value.sendFramed(frame)
+                if let timeout {
+                    timers.value.byCall[id] = loop.scheduleOnLoop(after: .milliseconds(Int(timeout * 1000))) { [weak self] in
+                        self?.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
+                    }
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    func notify(_ method: String, params: JSONValue?) {
+        let frame = WireCodec.framedRequest(id: nil, method: method, params: params)
+        let connection = self.connection
+        loop.execute { connection.value.sendFramed(frame) }
+    }
+
+    /// Resolves call `id` (on the loop thread): its timer goes, its caller resumes.
+    func resolve(_ id: Int, _ result: Result<JSONValue, ClientError>) {
+        if let timer = timers.value.byCall.removeValue(forKey: id) { loop.cancel(timer) }
+        let waiter = state.withLock { $0.pending.removeValue(forKey: id) }
+        waiter?.resume(returning: result)
+    }
+
+    /// Fails every waiting call and ends the event streams (on the loop thread).
+    func closed(_ reason: ClientError) {
+        for timer in timers.value.byCall.values { loop.cancel(timer) }
+        timers.value.byCall.removeAll()
+        let (waiters, closeWaiters) = state.withLock { state in
+            state.closed = reason
+            defer {
+                state.pending.removeAll()
+                state.closeWaiters.removeAll()
+            }
+            return (Array(state.pending.values), state.closeWaiters)
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(reason)) }
+        events.finish()
+        notifications.finish()
+        for waiter in closeWaiters { waiter.resume() }
+    }
+
+    func waitUntilClosed() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.closed == nil { state.closeWaiters.append(continuation) }
+                return state.closed != nil
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Answers a request the coordinator sent, from any thread: written on the loop.
+    func answer(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        let connection = self.connection
+        loop.execute { ClientLink.write(id, outcome, to: connection.value) }
+    }
+
+    /// Writes the answer to request `id` (loop thread).
+    static func write(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>, to connection: SocketConnection) {
+        guard !connection.isClosed else { return }
+        switch outcome {
+        case .success(let result): connection.sendFramed(WireCodec.framedResponse(id: id, result: result))
+        case .failure(let error): connection.sendFramed(WireCodec.framedResponse(id: id, error: error))
+        }
+    }
+
+    func close() {
+        let connection = self.connection
+        loop.execute { connection.value.closeAfterFlush(.local("closed by the client")) }
+    }
+}

@@ -1,0 +1,78 @@
+import SceneJSON
+
+extension ManifestReader {
+    mutating func readLaunch(_ value: JSONValue?, at path: String) -> LaunchSpec? {
+        guard let value else { return nil }
+        guard case .object(let members) = value else {
+            report(path, "must be an object {\"command\": [\"exe\", \"arg\", …], \"env\": {…}, \"cwd\": …}")
+            return nil
+        }
+        checkKeys(members, at: path, allowed: ["command", "env", "cwd", "timeout"])
+        var command: [String] = []
+        if case .array(let items)? = members["command"], !items.isEmpty {
+            command = strings(members["command"], at: "\(path).command")
+            if command.count != items.count { return nil }
+        } else {
+            report("\(path).command", "must be a non-empty array of strings: the executable, then its arguments")
+        }
+        var environment: [String: String] = [:]
+        if let env = members["env"] {
+            if case .object(let variables) = env {
+                for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
+                    if name.isEmpty || name.contains("=") {
+                        report("\(path).env.\(name)", "a variable name must be non-empty and without \"=\"")
+                    } else if case .string(let text) = value {
+                        environment[name] = text
+                    } else {
+                        report("\(path).env.\(name)", "must be a string")
+                    }
+                }
+            } else {
+                report("\(path).env", "must be an object of strings")
+            }
+        }
+        let cwd = string(members["cwd"], at: "\(path).cwd", required: false)
+        var timeout: Double?
+        if let value = members["timeout"] {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= 3600 {
+                timeout = seconds
+            } else {
+                report("\(path).timeout", "must be a positive number of seconds, at most 3600")
+            }
+        }
+        guard !command.isEmpty else { return nil }
+        return LaunchSpec(command: command, environment: environment, workingDirectory: cwd, timeout: timeout)
+    }
+
+    mutating func readRestart(_ value: JSONValue?, at path: String) -> RestartPolicy? {
+        guard let value else { return nil }
+        guard case .object(let members) = value else {
+            report(path, "must be an object {\"policy\": …, \"maxRestarts\": n, \"withinSeconds\": s}")
+            return nil
+        }
+        checkKeys(members, at: path, allowed: ["policy", "maxRestarts", "withinSeconds"])
+        var policy = RestartPolicy.standard
+        if let value = members["policy"] {
+            if case .string(let text) = value, let mode = RestartPolicy.Mode(rawValue: text) {
+                policy.mode = mode
+            } else {
+                report("\(path).policy", "must be \"permanent\", \"transient\" or \"temporary\"")
+            }
+        }
+        if let value = members["maxRestarts"] {
+            if let count = value.intValue, count >= 0 {
+                policy.maxRestarts = count
+            } else {
+                report("\(path).maxRestarts", "must be a whole number of at least 0")
+            }
+        }
+        if let value = members["withinSeconds"] {
+            if let seconds = value.doubleValue, seconds > 0, seconds <= 86_400 * 365 {
+                policy.withinSeconds = seconds
+            } else {
+                report("\(path).withinSeconds", "must be a positive number of seconds, at most a year")
+            }
+        }
+        return policy
+    }
+}

@@ -1,0 +1,68 @@
+public import SceneCore
+public import SceneFlow
+public import SceneJSON
+
+extension WireCodec {
+    /// Writes `id` as its JSON string, `"<scene>-<n>"`.
+    static func write(_ id: InstanceID, to output: inout [UInt8]) {
+        JSONValue.writeQuoted(id.scene, to: &output)
+        output.removeLast()  // the closing quote: the number goes inside
+        output.append(UInt8(ascii: "-"))
+        JSONValue.writeInteger(id.number, to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes `id` as a string, or `null`.
+    static func write(_ id: InstanceID?, to output: inout [UInt8]) {
+        if let id { write(id, to: &output) } else { JSONValue.append("null", to: &output) }
+    }
+
+    /// Writes `text` as a string, or `null`.
+    static func write(_ text: String?, to output: inout [UInt8]) {
+        if let text { JSONValue.writeQuoted(text, to: &output) } else { JSONValue.append("null", to: &output) }
+    }
+
+    /// Writes a path, `[{"route", "type"}, …]`.
+    public static func write(_ path: [RouteStep<JSONValue>], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
+        for (index, step) in path.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.append(#"{"route":"#, to: &output)
+            step.route.write(to: &output)
+            JSONValue.append(#","type":""#, to: &output)
+            switch step.kind {
+            case .push: JSONValue.append("push", to: &output)
+            case .sheet: JSONValue.append("sheet", to: &output)
+            case .cover: JSONValue.append("cover", to: &output)
+            }
+            JSONValue.append(#""}"#, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes `info` as the instance object.
+    public static func write(_ info: InstanceInfo<JSONValue>, to output: inout [UInt8]) {
+        JSONValue.append(#"{"focused":"#, to: &output)
+        JSONValue.append(info.focused ? "true" : "false", to: &output)
+        JSONValue.append(#","id":"#, to: &output)
+        write(info.id, to: &output)
+        JSONValue.append(#","kind":"#, to: &output)
+        JSONValue.writeQuoted(info.kind.name, to: &output)
+        JSONValue.append(#","path":"#, to: &output)
+        write(info.path, to: &output)
+        JSONValue.append(#","phase":"#, to: &output)
+        JSONValue.writeQuoted(info.phase.rawValue, to: &output)
+        JSONValue.append(#","pushedFrom":"#, to: &output)
+        write(info.pushedFrom, to: &output)
+        JSONValue.append(#","scene":"#, to: &output)
+        JSONValue.writeQuoted(info.scene, to: &output)
+        JSONValue.append(#","value":"#, to: &output)
+        (info.value ?? .null).write(to: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes a registry's state as the `state` result.
+    public static func write(_ state: RegistryState<JSONValue>, to output: inout [UInt8]) {
+        for index in 0..<state.sliceCount { state.writeSlice(index, to: &output) }
+    }
+}

@@ -1,0 +1,21 @@
+public import SceneJSON
+
+/// A protocol message that writes its own JSON, straight into bytes: the same value its
+/// `Encodable` conformance gives, members in the same (sorted) order, but with no encoder
+/// and no tree of values on the way. What a coordinator answers goes out this way.
+public protocol WireWritable: Sendable {
+    /// Appends the message's compact JSON to `output`.
+    func write(to output: inout [UInt8])
+}
+
+extension JSONValue: WireWritable {}
+
+/// A result large enough to be written a slice at a time (one per turn of a server's event
+/// loop, so that its other connections are served in between): the `state` of an app with
+/// many instances.
+public protocol WireWritableInSlices: WireWritable {
+    /// How many slices it is written in.
+    var sliceCount: Int { get }
+    /// Appends slice `index` (`0 ..< sliceCount`); the slices in order are `write(to:)`.
+    func writeSlice(_ index: Int, to output: inout [UInt8])
+}
