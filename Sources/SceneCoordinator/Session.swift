@@ -35,7 +35,7 @@ final class Session: FrameHandler {
     let connection: SocketConnection
     unowned let server: CoordinatorServer
     let name: String
-    private(set) var life: Life = .awaitingHello
+    var life: Life = .awaitingHello
     /// Ids of requests not yet answered (a registry request, a relayed call, a scene
     /// hello), so that a peer that half-closes gets them all before the connection closes.
     var unanswered: [JSONValue] = []
@@ -43,7 +43,7 @@ final class Session: FrameHandler {
     private var inputEnded = false
     /// While a registry request of this connection waits, the ones after it (or the
     /// error their params earned), in order; nil when none waits.
-    private var behindWait: FIFOQueue<(id: JSONValue, request: Result<RegistryRequest, WireError>)>?
+    var behindWait: FIFOQueue<(id: JSONValue, request: Result<RegistryRequest, WireError>)>?
     /// Registry answers waiting for the journal to reach `seq` on disk, in order.
     private var awaitingDisk = FIFOQueue<(seq: UInt64, frame: [UInt8])>()
     /// The topics this connection subscribed to; nil when it is not subscribed.
@@ -214,7 +214,7 @@ final class Session: FrameHandler {
     }
 
     /// The framed answer to request `id`: its result, written into the frame, or its error.
-    private static func frame(_ id: JSONValue, _ answer: WireAnswer) -> [UInt8] {
+    static func frame(_ id: JSONValue, _ answer: WireAnswer) -> [UInt8] {
         switch answer {
         case .success(let result): WireCodec.framedResponse(id: id, result: result)
         case .failure(let error): WireCodec.framedResponse(id: id, error: error)
@@ -245,7 +245,7 @@ final class Session: FrameHandler {
     /// Answers a registry request with its framed answer. With a durable journal, the
     /// answer waits until the events recorded so far are on disk (and behind any answer
     /// already waiting).
-    private func answerRegistry(_ id: JSONValue, frame: [UInt8]) {
+    func answerRegistry(_ id: JSONValue, frame: [UInt8]) {
         guard forget(id) else { return }
         if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
             awaitingDisk.append((seq, frame))
@@ -259,7 +259,7 @@ final class Session: FrameHandler {
     /// Writes a large result a slice per loop turn (the other connections are served in
     /// between), then answers with it; this connection's later registry requests wait
     /// behind it, as behind any request that waits.
-    private func answerInSlices(_ id: JSONValue, _ result: any WireWritableInSlices) {
+    func answerInSlices(_ id: JSONValue, _ result: any WireWritableInSlices) {
         behindWait = FIFOQueue()
         var frame = WireCodec.framedResponseStart(id: id)
         var next = 0
@@ -290,196 +290,5 @@ final class Session: FrameHandler {
         closeIfDone()
         return !awaitingDisk.isEmpty
     }
-
-    // MARK: Dispatch
-
-    private func handle(method: String, id: JSONValue, params: JSONValue?) {
-        if method == WireMethod.hello.rawValue {
-            hello(id: id, params: params)
-            return
-        }
-        guard role != nil else {
-            reply(id, error: .notInitialized)
-            return
-        }
-        guard let known = WireMethod(rawValue: method) else {
-            reply(id, error: .methodNotFound(method))
-            return
-        }
-        var params = params
-        if role == .scene {
-            switch scoped(known, params: params) {
-            case .success(let scopedParams): params = scopedParams
-            case .failure(let error):
-                reply(id, error: error)
-                return
-            }
-        }
-        switch known {
-        case .ping:
-            reply(id, result: .object([:]))
-        case .coordinatorShutdown:
-            reply(id, result: .object([:]))
-            Log.info("\(name) (\(client)) asked the coordinator to shut down")
-            server.requestShutdown()
-        case .subscribe:
-            subscribe(id: id, params: params)
-        case .unsubscribe:
-            unsubscribe()
-            reply(id, result: .object([:]))
-        case .sceneCall:
-            relay(id: id, params: params, expectsAnswer: true)
-        case .sceneNotify:
-            relay(id: id, params: params, expectsAnswer: false)
-        default:
-            // Decoded now; a mistake in the params is answered in its turn among this
-            // connection's registry answers, like any other.
-            let request = Result { () throws(WireError) in try RegistryRequest(known, params: params) }
-            unanswered.append(id)
-            if behindWait != nil {
-                behindWait?.append((id, request))
-            } else {
-                apply(request, id: id)
-            }
-        }
-    }
-
-    /// Applies a registry request on the registry (which runs on this thread): answered
-    /// now, or once its wait is over, and then the requests queued behind it.
-    private func apply(_ decoded: Result<RegistryRequest, WireError>, id: JSONValue) {
-        let request: RegistryRequest
-        switch decoded {
-        case .success(let decoded): request = decoded
-        case .failure(let error):
-            answerRegistry(id, frame: Self.frame(id, .failure(error)))
-            return
-        }
-        switch server.registry.begin(request) {
-        case .done(let result):
-            let answer = Self.flatten(result)
-            // More slices than its head, one slice of instances and its tail: written in turns.
-            if case .success(let large as any WireWritableInSlices) = answer, large.sliceCount > 3 {
-                answerInSlices(id, large)
-            } else {
-                answerRegistry(id, frame: Self.frame(id, answer))
-            }
-        case .waiting(let resume):
-            behindWait = FIFOQueue()
-            let session = bound
-            resume { result in
-                // The registry runs on the loop thread: so does this.
-                session.value.finishedWaiting(id, frame: Self.frame(id, Self.flatten(result)))
-            }
-        }
-    }
-
-    /// The request that waited is answered; the ones behind it run, up to the next one
-    /// that must wait.
-    private func finishedWaiting(_ id: JSONValue, frame: [UInt8]) {
-        answerRegistry(id, frame: frame)
-        guard var queued = behindWait else { return }  // closed meanwhile
-        behindWait = nil
-        // A write in `apply` may close the connection: a gone client's requests stop there.
-        while behindWait == nil, !connection.isClosed, let next = queued.popFirst() {
-            apply(next.request, id: next.id)
-        }
-        if behindWait != nil {
-            // Another one waits now: the rest stay behind it, in order.
-            while let next = queued.popFirst() { behindWait?.append(next) }
-        }
-    }
-
-    private static func flatten(_ result: Result<WireAnswer, RegistryRejection>) -> WireAnswer {
-        switch result {
-        case .success(let answer): return answer
-        case .failure(let reason): return .failure(.domain(reason))
-        }
-    }
-
-    private func hello(id: JSONValue, params: JSONValue?) {
-        guard case .awaitingHello = life else {
-            reply(id, error: .invalidRequest("hello was already answered", reason: WireReason.alreadyInitialized))
-            return
-        }
-        let hello: HelloParams
-        do {
-            hello = try WireCodec.decode(HelloParams.self, from: params)
-        } catch {
-            reply(id, error: error)
-            return
-        }
-        guard hello.protocol.contains(WireProtocol.current) else {
-            reply(id, error: .domain(
-                reason: WireReason.unsupportedProtocol,
-                message: "no common protocol version: the server speaks \(WireProtocol.versions), the client \(hello.protocol)",
-                data: ["supported": .array(WireProtocol.versions.map { .integer($0) })]))
-            connection.closeAfterFlush(.local("no common protocol version"))
-            return
-        }
-        guard let role = WireRole(rawValue: hello.role) else {
-            reply(id, error: .domain(
-                reason: WireReason.unsupportedRole,
-                message: "role \"\(hello.role)\" is not served (expected \"control\" or \"scene\")"))
-            return
-        }
-        if role == .scene {
-            helloScene(id: id, hello: hello)
-            return
-        }
-        life = .control(client: hello.client)
-        Log.debug("\(name): hello from \(hello.client) as \(role.rawValue)")
-        reply(id, result: WireCodec.json(HelloResult(protocol: WireProtocol.current, server: server.configuration.serverName, session: name)))
-    }
-
-    /// `subscribe`: the answer's `seq` is the last event before the subscription; every
-    /// later event of its topics follows, in order, written as it is emitted (both happen
-    /// on this thread, so nothing falls between).
-    private func subscribe(id: JSONValue, params: JSONValue?) {
-        var topics = Set<WireTopic>()
-        do {
-            let request = try WireCodec.decode(SubscribeParams.self, from: params)
-            for name in request.topics ?? WireTopic.allCases.map(\.rawValue) {
-                guard let topic = WireTopic(rawValue: name) else {
-                    throw WireError.invalidParams("topics: unknown topic \"\(name)\" (expected scene, flow, link, request)")
-                }
-                topics.insert(topic)
-            }
-        } catch let error as WireError {
-            reply(id, error: error)
-            return
-        } catch {
-            reply(id, error: .invalidParams("\(error)"))
-            return
-        }
-        self.topics = topics
-        server.fanout.subscribe(self)
-        reply(id, result: WireCodec.json(SubscribeResult(seq: server.registry.sequence)))
-    }
-
-    private func unsubscribe() {
-        guard topics != nil else { return }
-        topics = nil
-        server.fanout.unsubscribe(self)
-    }
 }
 
-/// A request this side sent a scene, waiting for its answer.
-struct Outbound {
-    /// Who hears the answer.
-    enum Waiter {
-        /// A relayed call: the caller's request `id` on its session is answered.
-        case caller(Session, id: JSONValue)
-        /// The coordinator's own request (a heartbeat, a close).
-        case handler((Result<RawJSON, WireError>) -> Void)
-    }
-
-    let waiter: Waiter
-    let timer: LoopTimer?
-
-    func resolve(_ answer: Result<RawJSON, WireError>) {
-        switch waiter {
-        case .caller(let session, let id): session.complete(id, relayed: answer)
-        case .handler(let handler): handler(answer)
-        }
-    }
-}
