@@ -95,6 +95,7 @@ let package = Package(
         .executableTarget(
             name: "soak", dependencies: ["SceneFlow", "SceneJSON", "SceneClient", "BenchSupport"], path: "Benchmarks/soak",
             swiftSettings: strictSwift),
+        .testTarget(name: "SceneSyncTests", dependencies: ["SceneSync"], swiftSettings: strictSwift),
         .testTarget(name: "SceneJSONTests", dependencies: ["SceneJSON"], swiftSettings: strictSwift),
         .testTarget(name: "SceneFlowTests", dependencies: ["SceneFlow", "SceneJSON", "SceneSync"], swiftSettings: strictSwift),
         .testTarget(

@@ -49,7 +49,7 @@ final class ClientHandler: FrameHandler {
                     }
                 } else {
                     // Notifications reach the handler one at a time, in the order they came.
-                    link.notifications.yield(message)
+                    link.notifications?.post(message)
                 }
             }
             return

@@ -23,9 +23,9 @@ final class ClientLink: Sendable {
     let loop: EventLoop
     let handling: IncomingHandling
 
-    /// Notifications for an async handler, one at a time, in order.
-    let notifications: AsyncStream<IncomingMessage>.Continuation
-    private let notifier: Task<Void, Never>?
+    /// Notifications for an async handler, one at a time, in order; nil for a handler
+    /// that runs on the loop.
+    let notifications: Mailbox<IncomingMessage>?
 
     final class Timers {
         var byCall: [Int: LoopTimer] = [:]
@@ -36,14 +36,10 @@ final class ClientLink: Sendable {
         self.timers = LoopBound(Timers(), loop: loop)
         self.loop = loop
         self.handling = handling
-        let (stream, continuation) = AsyncStream<IncomingMessage>.makeStream()
-        self.notifications = continuation
         if case .async(let handler) = handling {
-            notifier = Task {
-                for await message in stream { _ = await handler(message) }
-            }
+            notifications = Mailbox(opened: true) { message in _ = await handler(message) }
         } else {
-            notifier = nil
+            notifications = nil
         }
     }
 
@@ -152,7 +148,6 @@ final class ClientLink: Sendable {
         }
         for waiter in waiters { waiter.resume(returning: .failure(reason)) }
         events.finish()
-        notifications.finish()
         for waiter in closeWaiters { waiter.resume() }
     }
 

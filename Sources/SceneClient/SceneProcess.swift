@@ -87,7 +87,7 @@ final class ProcessHost<R: Route>: Sendable {
     struct Hosted: Sendable {
         let behavior: any SceneBehavior<R>
         /// Its changes, notifications, closes and stop, in order, one at a time.
-        let mailbox: Mailbox<R>
+        let mailbox: Mailbox<BehaviorDelivery<R>>
         let workers: CallWorkers
         let instance: InstanceID
     }
@@ -140,8 +140,8 @@ final class ProcessHost<R: Route>: Sendable {
         guard let hosted = state.withLock({ $0.hosted }) else { return }
         hosted.workers.endIdle()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            hosted.mailbox.post(.stop)
-            hosted.mailbox.post(.done { continuation.resume() })
+            hosted.mailbox.deliver(.stop)
+            hosted.mailbox.deliver(.done { continuation.resume() })
         }
     }
 
@@ -169,17 +169,17 @@ final class ProcessHost<R: Route>: Sendable {
         switch message.method {
         case SceneMethod.close:
             let force = message.params?["force"] == .bool(true)
-            hosted.mailbox.post(.close(force: force, reply: { accepted in reply?(.success(["accepted": .bool(accepted)])) }))
+            hosted.mailbox.deliver(.close(force: force, reply: { accepted in reply?(.success(["accepted": .bool(accepted)])) }))
         case SceneMethod.flowChanged:
             if let path = try? (message.params?["path"] ?? .array([])).decoded(as: [RouteStep<R>].self) {
-                hosted.mailbox.post(.flow(path))
+                hosted.mailbox.deliver(.flow(path))
             }
         case SceneMethod.phaseChanged:
             if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) { tell(hosted, phase) }
         default:
             let call = SceneCall(method: message.method, params: ScenePayload(json: message.params ?? .object([:])))
             guard let reply else {
-                hosted.mailbox.post(.notification(call))
+                hosted.mailbox.deliver(.notification(call))
                 return
             }
             hosted.workers.run(CallJob(
@@ -197,7 +197,7 @@ final class ProcessHost<R: Route>: Sendable {
             defer { state.lastPhase = phase }
             return state.lastPhase != phase
         }
-        if changed { hosted.mailbox.post(.phase(phase)) }
+        if changed { hosted.mailbox.deliver(.phase(phase)) }
     }
 }
 

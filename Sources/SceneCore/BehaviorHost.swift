@@ -11,7 +11,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     final class Hosted: Sendable {
         let behavior: any SceneBehavior<R>
         let generation: Int
-        let mailbox: Mailbox<R>
+        let mailbox: Mailbox<BehaviorDelivery<R>>
         /// The tasks that answer its calls (and run its start).
         let workers: CallWorkers
         /// Whether its stop is queued (it is queued once), and how it ended while it
@@ -33,8 +33,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
                 return !ending.stopQueued
             }
             guard first else { return }
-            if announced { mailbox.post(.close(force: true, reply: nil)) }
-            mailbox.post(.stop)
+            if announced { mailbox.deliver(.close(force: true, reply: nil)) }
+            mailbox.deliver(.stop)
         }
 
         /// It ended before its start returned: the start counts as failed.
@@ -88,7 +88,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// Hands a hosted instance its own flow and phase changes, in order, as the registry
     /// emits them (it runs on the registry's executor, for every event).
     func observe(_ event: SequencedEvent<R>) {
-        let delivery: (InstanceID, Mailbox<R>.Delivery)
+        let delivery: (InstanceID, BehaviorDelivery<R>)
         switch event.event {
         case .flowChanged(let id, let path): delivery = (id, .flow(path))
         case .phaseChanged(let id, let phase): delivery = (id, .phase(phase))
@@ -96,7 +96,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         default: return
         }
         guard let hosted = state.withLock({ $0.hosted[delivery.0] }) else { return }
-        hosted.mailbox.post(delivery.1)
+        hosted.mailbox.deliver(delivery.1)
     }
 
     // MARK: SceneBacking
@@ -147,7 +147,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
                 if state.hosted[instance] === hosted { state.hosted[instance] = nil }
             }
             hosted.workers.endIdle()
-            hosted.mailbox.abandon()
+            hosted.mailbox.abandonBehavior()
             return .failure(failure)
         }
         let current = state.withLock { state -> Bool in
@@ -190,7 +190,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
         guard let hosted = running(instance) else { throw .notConnected(instance) }
-        hosted.mailbox.post(.notification(call))
+        hosted.mailbox.deliver(.notification(call))
     }
 
     // MARK: Ends and restarts
@@ -273,7 +273,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
             let countdown = Countdown(all.count) { continuation.resume() }
             for hosted in all {
                 hosted.queueStop(announced: true)
-                hosted.mailbox.post(.done { countdown.tick() })
+                hosted.mailbox.deliver(.done { countdown.tick() })
             }
             Task {
                 try? await Task.sleep(for: grace)
