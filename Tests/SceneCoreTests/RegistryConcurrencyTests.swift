@@ -123,6 +123,33 @@ struct RegistryEventTests {
         await events.finish()
     }
 
+    @Test("path changes made by middleware follow-ups are published too")
+    func followUpsPublished() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        await notes.addMiddleware(ClosureMiddleware<JSONValue>(name: "also-help", didApply: { intent, _, context in
+            if intent == .push("page") { context.send(.sheet("help")) }
+        }))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.send(.push("page"))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("page"), .sheet("help")]))
+        await events.finish()
+    }
+
+    @Test("each rejected intent of a batch is a request.rejected event; the path changes once")
+    func batchRejections() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.batch([.popCount(3), .push("a"), .popTo("zz")])
+        await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.insufficientDepth(requested: 3, available: 0))))
+        await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.routeNotFound)))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("a")]))
+        await events.finish()
+    }
+
     @Test("subscribe returns the current number; the stream starts right after it")
     func subscribeSeq() async throws {
         let registry = try demoRegistry()
@@ -153,5 +180,17 @@ struct RegistryEventTests {
         try await registry.dismiss(id("notes-1"))
         #expect(await rejection { try await notes.send(.push("x")) } == .notOpen("notes-1"))
         #expect(await notes.phase == .closed)
+    }
+
+    @Test("a request to a dismissed instance is a request.rejected event too")
+    func closedInstanceEvent() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        try await registry.dismiss(id("notes-1"))
+        let events = RegistryEventRecorder(registry)
+        _ = await rejection { try await notes.send(.pop) }
+        await events.receive(.requestRejected(request: "flow.send", reason: .notOpen("notes-1")))
+        await events.finish()
     }
 }

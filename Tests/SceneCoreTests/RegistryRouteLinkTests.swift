@@ -51,6 +51,25 @@ struct RegistryRouteTests {
         #expect(try await registry.route(["screen": "other"], from: id("main-1")).name == "presented")
     }
 
+    @Test("an empty or missing when matches every route, objects or not", arguments: [
+        JSONValue.string("anything"), 42, ["screen": "x"], [1, 2],
+    ])
+    func emptyWhen(route: JSONValue) async throws {
+        let registry = try SceneRegistry<JSONValue>(app: "w", declarations: [
+            SceneDeclaration(id: "w", kind: .window, scope: [ScopeRule(when: RoutePredicate(when: [:]), .present(.push))]),
+        ])
+        _ = try await registry.open("w")
+        #expect(try await registry.route(route, from: id("w-1")).name == "presented")
+    }
+
+    @Test("a when matches nested objects by containment")
+    func nestedWhen() {
+        let predicate = RoutePredicate<JSONValue>(when: ["section": ["id": 3]])
+        #expect(predicate.matches(["screen": "s", "section": ["id": 3, "name": "n"]]))
+        #expect(!predicate.matches(["section": ["id": 4]]))
+        #expect(!predicate.matches(["section": 3]))
+    }
+
     @Test("a route nobody presents or claims is refused no_handler")
     func noHandler() async throws {
         let registry = try demoRegistry()
@@ -87,6 +106,17 @@ struct RegistryRouteTests {
         let reason = await rejection { try await registry.route(["screen": "globe"], from: id("globe-1")) }
         #expect(reason == .flow(.pushBlockedByModalTail))
         #expect(reason?.code == "push_blocked_by_modal_tail")
+    }
+
+    @Test("a refused route that bubbles to an open instance changes nothing, focus included")
+    func refusedClaimChangesNothing() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("globe")
+        _ = try await registry.instance(id("globe-1"))?.send(.sheet("info"))
+        _ = try await registry.open("main")
+        #expect(await rejection { try await registry.route(["screen": "globe"], from: id("main-1")) }
+            == .flow(.pushBlockedByModalTail))
+        #expect(await registry.focused == id("main-1"))
     }
 
     @Test("typed routes work with closure rules and claims")

@@ -111,6 +111,101 @@ struct RegistrySnapshotTests {
     }
 }
 
+@Suite("Restore validation")
+struct RegistryRestoreValidationTests {
+    func pushedSnapshot() async throws -> RegistrySnapshot<JSONValue> {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        _ = try await registry.open("notes")
+        _ = try await registry.push("notes", from: id("main-1"))
+        return await registry.snapshot()
+    }
+
+    func problems(_ snapshot: RegistrySnapshot<JSONValue>) async throws -> [String] {
+        do {
+            try await demoRegistry().restore(snapshot)
+            return []
+        } catch let error as RegistryRestoreError {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("a window pushed from itself is refused")
+    func selfPush() async throws {
+        var snapshot = try await pushedSnapshot()
+        let index = snapshot.instances.firstIndex { $0.id == id("notes-1") }!
+        snapshot.instances[index].pushedFrom = id("notes-1")
+        #expect(try await problems(snapshot).contains { $0.contains("cannot be pushed from itself") })
+    }
+
+    @Test("a pushed window pushed from a pushed window is refused")
+    func chain() async throws {
+        var snapshot = try await pushedSnapshot()
+        let index = snapshot.instances.firstIndex { $0.id == id("notes-1") }!
+        snapshot.instances[index].pushedFrom = id("notes-2")
+        #expect(try await problems(snapshot).contains { $0.contains("was itself pushed") })
+    }
+
+    @Test("two windows pushed from one parent are refused")
+    func twoChildren() async throws {
+        var snapshot = try await pushedSnapshot()
+        let index = snapshot.instances.firstIndex { $0.id == id("notes-1") }!
+        snapshot.instances[index].pushedFrom = id("main-1")
+        #expect(try await problems(snapshot).contains { $0.contains("already has") })
+    }
+
+    @Test("two immersive spaces are refused even under replace")
+    func twoImmersive() async throws {
+        let registry = try demoRegistry { $0["immersive"] = "replace" }
+        _ = try await registry.open("portal")
+        var snapshot = await registry.snapshot()
+        var second = snapshot.instances[0]
+        second.id = id("theatre-1")
+        second.value = "x"
+        snapshot.instances.append(second)
+        let fresh = try demoRegistry { $0["immersive"] = "replace" }
+        await #expect(throws: RegistryRestoreError.self) { try await fresh.restore(snapshot) }
+    }
+
+    @Test("a restore into a registry that used ids before never reuses them")
+    func usedIDs() async throws {
+        let registry = try demoRegistry()
+        for _ in 0..<3 { _ = try await registry.open("notes") }
+        _ = try await registry.dismiss(scene: "notes")
+        let empty = try demoRegistry()
+        try await registry.restore(await empty.snapshot())
+        #expect(try await registry.open("notes").instance.id == id("notes-4"))
+    }
+
+    @Test("a pushed window whose parent is not restored comes back on its own; a parent whose pushed window is not restored comes back active")
+    func restoreFalseAroundPushes() async throws {
+        let noNotes: (inout [String: JSONValue]) -> Void = { root in
+            guard case .array(var scenes) = root["scenes"], case .object(var notes) = scenes[2] else { return }
+            notes["restore"] = false
+            scenes[2] = .object(notes)
+            root["scenes"] = .array(scenes)
+        }
+        let original = try demoRegistry(noNotes)
+        _ = try await original.open("main")
+        _ = try await original.push("notes", from: id("main-1"))
+        let restored = try demoRegistry(noNotes)
+        try await restored.restore(await original.snapshot())
+        let main = try await restored.info(id("main-1"))
+        #expect(main.phase == .active)
+        #expect(await restored.state().instances.map(\.id) == [id("main-1")])
+    }
+
+    @Test("a restore replaces the pending link and sign-in state with the snapshot's")
+    func linkStateReplaced() async throws {
+        let registry = try demoRegistry()
+        _ = await registry.openLink("demo://demo.example/theatre/x")
+        let empty = try demoRegistry()
+        try await registry.restore(await empty.snapshot())
+        #expect(await registry.pendingLink == nil)
+        #expect(await !registry.isAuthenticated)
+    }
+}
+
 @Suite("Identifiers and the tree")
 struct RegistryMiscTests {
     @Test("instance ids parse at the last dash and print back", arguments: [
@@ -124,6 +219,13 @@ struct RegistryMiscTests {
     @Test("malformed instance ids do not parse", arguments: ["main", "-1", "main-0", "main-x", "main-", "", "main-01", "main-+1", "main- 1"])
     func malformed(text: String) {
         #expect(InstanceID(text) == nil)
+    }
+
+    @Test("Swift declarations with ids that cannot name an instance are refused")
+    func badDeclarationID() {
+        #expect(throws: RegistryConfigurationError.self) {
+            try SceneRegistry<JSONValue>(app: "a", declarations: [SceneDeclaration(id: "", kind: .window)])
+        }
     }
 
     @Test("the tree shows each scene with its instances, values, phases and paths")

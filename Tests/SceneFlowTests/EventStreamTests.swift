@@ -11,6 +11,16 @@ func collect<E: Sendable>(_ stream: EventStream<E>, count: Int) async -> [E] {
     return seen
 }
 
+/// Reads events until `stoppingAt` says so, `count` are read, or the stream ends.
+func collect<E: Sendable>(_ stream: EventStream<E>, count: Int, stoppingAt: (E) -> Bool) async -> [E] {
+    var seen: [E] = []
+    for await event in stream {
+        seen.append(event)
+        if seen.count == count || stoppingAt(event) { break }
+    }
+    return seen
+}
+
 @Suite("Event streams")
 struct EventStreamTests {
     @Test("a subscriber registered before a publication sees it, in order")

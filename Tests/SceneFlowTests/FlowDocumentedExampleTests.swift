@@ -1,13 +1,15 @@
 import SceneFlow
 import Testing
 
-/// The README's SceneFlow example, kept here so the documentation cannot drift.
-@Suite("README example")
-struct ReadmeExampleTests {
+/// Runs the example of SceneFlow's overview as written: the catalog page
+/// Sources/SceneFlow/SceneFlow.docc/SceneFlow.md shows it, with each answer in a comment,
+/// so the documentation cannot drift.
+@Suite("The documented flow example runs as written")
+struct FlowDocumentedExampleTests {
     enum Screen: Hashable, Codable, Sendable { case library, album(Int), share, login }
 
-    @Test("the README's intents answer what the README says they answer")
-    func readmeExample() {
+    @Test("the overview's intents answer what its comments say they answer")
+    func documentedExample() {
         var flow = FlowStore<Screen>()
         #expect(flow.send(.push(.library)) == .changed(old: [], new: [.push(.library)]))
         flow.send(.push(.album(7)))

@@ -52,6 +52,25 @@ struct FlowHostTests {
         #expect(await host.path.count == 4)
     }
 
+    @Test("a handler that reacts to every event, rejections included, cannot loop forever")
+    func handlerReactingToEverything() async {
+        var store = FlowStore<String>()
+        store.followUpLimit = 4
+        let host = FlowHost(store: store)
+        let events = host.events(buffering: .unbounded)
+        // Every event, rejections included, asks for another push: without the limit this
+        // never ends.
+        await host.addEventHandler { _, context in context.send(.push("again")) }
+        await host.send(.push("start"))
+        // The host answered, so it stopped; the overflow was reported, not applied.
+        #expect(await host.path.count == 5)
+        let seen = await collect(events, count: 100, stoppingAt: { event in
+            if case .intentRejected(_, .followUpLimitExceeded) = event { return true }
+            return false
+        })
+        #expect(seen.contains { if case .intentRejected(_, .followUpLimitExceeded(4)) = $0 { return true } else { return false } })
+    }
+
     @Test("a removed handler no longer runs")
     func removeHandler() async {
         let host = FlowHost<String>()
@@ -60,5 +79,15 @@ struct FlowHostTests {
         await host.send(.push("a"))
         #expect(await host.path == [.push("a")])
         #expect(await !host.removeEventHandler(token))
+    }
+
+    @Test("the host forwards insert, replace and move to its store's chain")
+    func chainEdits() async throws {
+        let host = FlowHost<String>()
+        let a = await host.addMiddleware(ClosureMiddleware<String>(name: "a"))
+        let b = try await host.insertMiddleware(ClosureMiddleware<String>(name: "b"), at: 0)
+        try await host.replaceMiddleware(a, with: ClosureMiddleware<String>(name: "a2"))
+        try await host.moveMiddleware(b, to: 1)
+        #expect(await host.store.middlewareNames == ["a2", "b"])
     }
 }

@@ -66,6 +66,15 @@ struct FlowMiddlewareTests {
         #expect(journal.all.last == "observer.did push rejected")
     }
 
+    @Test("a middleware cancel records intentRejected with the middleware's name and reason")
+    func cancelRecordsRejection() {
+        var flow = FlowStore<String>()
+        flow.addMiddleware(ClosureMiddleware<String>(name: "guard") { _, _ in .cancel(reason: "no") })
+        flow.recordsEvents = true
+        flow.send(.push("a"))
+        #expect(flow.takeEvents() == [.intentRejected(.push("a"), .middlewareCancelled(name: "guard", reason: "no"))])
+    }
+
     @Test("follow-ups queued by middleware run after the intent, in order, never re-entrantly")
     func followUpsRunAfter() {
         let journal = Journal()
@@ -93,6 +102,28 @@ struct FlowMiddlewareTests {
             .pathChanged(old: [.push("a")], new: [.push("a"), .push("b")]),
             .pathChanged(old: [.push("a"), .push("b")], new: [.push("a"), .push("b"), .push("c")]),
         ])
+    }
+
+    @Test("follow-ups queued for a cancelled intent are dropped with it")
+    func cancelledFollowUpsDropped() {
+        var flow = FlowStore<String>()
+        flow.addMiddleware(ClosureMiddleware<String>(name: "queue-then-cancel") { _, context in
+            context.send(.push("sneaky"))
+            return .cancel(reason: "no")
+        })
+        flow.send(.push("a"))
+        #expect(flow.path.isEmpty)
+    }
+
+    @Test("a didApply that reacts to a rejection may still queue a follow-up")
+    func didApplyReactsToRejection() {
+        var flow = FlowStore<String>()
+        flow.addMiddleware(ClosureMiddleware<String>(
+            name: "explain", didApply: { _, outcome, context in
+                if outcome.isRejected, context.modal == nil { context.send(.sheet("why")) }
+            }))
+        flow.send(.popCount(3))
+        #expect(flow.path == [.sheet("why")])
     }
 
     @Test("endless follow-ups stop at the limit with follow_up_limit_exceeded")

@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneJSON
 import Testing
 
 /// What a rule table row expects an intent to do.
@@ -167,6 +168,12 @@ struct FlowStoreRulesTests {
         #expect(flow.send(.popCount(5)) == .rejected(.insufficientDepth(requested: 5, available: 2)))
     }
 
+    @Test("backOrPush to the route on top is unchanged even under a modal")
+    func backOrPushTopUnderModal() throws {
+        var flow = try store(abSheet)
+        #expect(flow.send(.backOrPush("b")) == .unchanged)
+    }
+
     @Test("queued modals show in FIFO order as each is dismissed")
     func queuedModalsAreFIFO() throws {
         var flow = FlowStore<String>()
@@ -190,6 +197,30 @@ struct FlowStoreRulesTests {
         #expect(flow.queuedModals.isEmpty)
     }
 
+    @Test("an invalid reset keeps the queued modals")
+    func invalidResetKeepsQueue() throws {
+        var flow = try store(abSheet, queue: [.cover("q1")])
+        flow.send(.reset([.sheet("x"), .sheet("y")]))
+        #expect(flow.queuedModals == [.cover("q1")])
+    }
+
+    @Test("a reset to the same path that drops queued modals is a change")
+    func resetSamePathWithQueue() throws {
+        var flow = try store(abSheet, queue: [.cover("q1")])
+        flow.recordsEvents = true
+        #expect(flow.send(.reset(abSheet)) == .changed(old: abSheet, new: abSheet))
+        #expect(flow.queuedModals.isEmpty)
+        #expect(flow.takeEvents().contains(.modalQueueChanged([])))
+    }
+
+    @Test("dismissAll drops every queued modal")
+    func dismissAllClearsQueue() throws {
+        var flow = try store(abSheet, queue: [.cover("q1"), .sheet("q2")])
+        flow.send(.dismissAll)
+        #expect(flow.queuedModals.isEmpty)
+        #expect(flow.path == ab)
+    }
+
     @Test("pushMany is one change with one event")
     func pushManyIsOneEvent() {
         var flow = FlowStore<String>()
@@ -198,11 +229,34 @@ struct FlowStoreRulesTests {
         #expect(flow.takeEvents() == [.pathChanged(old: [], new: [.push("a"), .push("b"), .push("c")])])
     }
 
+    @Test("queueing, dismissing and dismissAll each record the new queue", arguments: [
+        (FlowIntent<String>.cover("c"), [RouteStep<String>.cover("q1"), .cover("c")]),
+        (.dismiss, []),
+        (.dismissAll, []),
+    ])
+    func queueEvents(intent: FlowIntent<String>, queue: [RouteStep<String>]) throws {
+        var flow = try store(abSheet, queue: [.cover("q1")])
+        flow.recordsEvents = true
+        flow.send(intent)
+        #expect(flow.takeEvents().last == .modalQueueChanged(queue))
+    }
+
     @Test("depth, stack and modal describe the path")
     func derivedViews() throws {
         let flow = try store(abSheet)
         #expect(flow.depth == 2)
         #expect(flow.stack == ["a", "b"])
         #expect(flow.modal == .sheet("s"))
+    }
+
+    @Test("NaN equals NaN, so a NaN route can be found again")
+    func nanIsReflexive() {
+        let nan = JSONValue.double(.nan)
+        #expect(nan == nan)
+        #expect(Set([nan, nan]).count == 1)
+        var flow = FlowStore<JSONValue>()
+        flow.send(.push(nan))
+        flow.send(.push("x"))
+        #expect(flow.send(.popTo(nan)) == .changed(old: [.push(nan), .push("x")], new: [.push(nan)]))
     }
 }

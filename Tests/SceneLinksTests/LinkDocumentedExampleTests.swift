@@ -1,11 +1,13 @@
 import SceneLinks
 import Testing
 
-/// The README's SceneLinks example, kept here so the documentation cannot drift.
-@Suite("README deep-link example")
-struct ReadmeLinkExampleTests {
-    @Test("the README's links answer what the README says they answer")
-    func readmeExample() throws {
+/// Runs the example of SceneLinks' overview as written: the catalog page
+/// Sources/SceneLinks/SceneLinks.docc/SceneLinks.md shows it, with each decision in a
+/// comment, so the documentation cannot drift.
+@Suite("The documented deep-link example runs as written")
+struct LinkDocumentedExampleTests {
+    @Test("the overview's links answer what its comments say they answer")
+    func documentedExample() throws {
         let policy = LinkOriginPolicy(schemes: ["demo", "https"], hosts: ["demo.example"])
         var router = try LinkRouter<String>(
             mappings: [

@@ -19,7 +19,7 @@ let knownCodes: Set<String> = [
     "input_limit_exceeded", "invalid_parameter", "link_refused",
 ]
 
-@Suite("Random input")
+@Suite("Arbitrary strings: each gets a typed decision, and handled paths are normalised")
 struct LinkFuzzTests {
     /// URL-ish fragments, so that random strings reach deep into the parser.
     let pieces = [

@@ -114,6 +114,18 @@ struct LinkDiagnosticsTests {
         #expect(codes(["/a/../b"]) == ["0:dot_segment"])
     }
 
+    @Test("a literal with a bad percent escape is invalid_encoding")
+    func invalidEncoding() {
+        #expect(LinkMatcher(patterns: ["/a/%zz"]).diagnostics.map(\.code) == ["invalid_encoding"])
+    }
+
+    @Test("a literal with a character no path segment holds is invalid_character", arguments: [
+        "/search?q=:x", "/a#b", "/a b", "/a\\b",
+    ])
+    func invalidCharacter(pattern: String) {
+        #expect(LinkMatcher(patterns: [pattern]).diagnostics.map(\.code) == ["invalid_character"])
+    }
+
     @Test("the same shape with different parameter names is reported")
     func namesDiffer() {
         let diagnostics = LinkMatcher(patterns: ["/p/:a", "/p/:b"]).diagnostics

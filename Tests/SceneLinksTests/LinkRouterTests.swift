@@ -90,6 +90,14 @@ struct LinkRouterTests {
         let lenient = try LinkRouter(mappings: mappings, policy: demoPolicy, strict: false)
         #expect(lenient.diagnostics.count == 2)
     }
+
+    @Test("a strict build refuses a shadowed pattern on its own")
+    func strictShadowed() {
+        let mappings = ["/:x/*rest", "/", "/*all"].map { LinkMapping<String>($0) { _ in "" } }
+        #expect(throws: LinkBuildError.self) {
+            try LinkRouter(mappings: mappings, policy: .closed)
+        }
+    }
 }
 
 @Suite("Authentication gate")
@@ -165,6 +173,15 @@ struct LinkAuthTests {
         #expect(router.pending?.url == "demo://demo.example/theatre/new")
     }
 
+    @Test("a link handled after the pending one, before sign-in, makes the pending one stale")
+    func handledBeforeToken() throws {
+        var router = try demoRouter()
+        _ = router.open("demo://demo.example/theatre/old")
+        _ = router.open("demo://demo.example/viewer/1")
+        #expect(router.authenticate() == nil)
+        #expect(router.pending == nil)
+    }
+
     @Test("a resume with a fresh token replays the link")
     func resumeFresh() throws {
         var router = try demoRouter()
@@ -176,6 +193,35 @@ struct LinkAuthTests {
             return
         }
         #expect(output(decision) == "theatre x")
+    }
+
+    @Test("refused or unhandled links between token and resume do not cancel the replay")
+    func garbageDoesNotCancel() throws {
+        var router = try demoRouter()
+        _ = router.open("demo://demo.example/theatre/x")
+        let issued = router.setAuthenticated(true)
+        let token = try #require(issued)
+        _ = router.open("not a url")
+        _ = router.open("demo://demo.example/nowhere")
+        guard case .replayed(let decision) = router.resume(token) else {
+            Issue.record("garbage input must not make the resume stale")
+            return
+        }
+        #expect(output(decision) == "theatre x")
+    }
+
+    @Test("a replay is re-checked: signed out again before the resume, it waits again")
+    func replayRechecks() throws {
+        var router = try demoRouter()
+        _ = router.open("demo://demo.example/theatre/x")
+        let issued = router.setAuthenticated(true)
+        let token = try #require(issued)
+        _ = router.setAuthenticated(false)
+        guard case .replayed(let decision) = router.resume(token) else {
+            Issue.record("expected a replay")
+            return
+        }
+        #expect(decision.name == "pending")
     }
 
     @Test("signing out makes protected links wait again")

@@ -39,6 +39,16 @@ struct LinkTemplateTests {
         }
     }
 
+    @Test("double and bool conversions reject values that do not convert", arguments: [
+        ("${v:double}", "abc", "double"), ("${v:double}", "inf", "double"), ("${v:bool}", "maybe", "bool"),
+    ])
+    func badConversions(template: String, value: String, expected: String) throws {
+        let compiled = try LinkTemplate(.string(template), parameters: ["v"])
+        #expect(throws: LinkRejection.invalidParameter(name: "v", value: value, expected: expected)) {
+            try compiled.render(pathParameters(["v": value]))
+        }
+    }
+
     @Test("templates see path parameters only, not query items")
     func pathOnly() throws {
         let template = try LinkTemplate("${doc}", parameters: ["doc"])
@@ -75,6 +85,48 @@ struct LinkTemplateTests {
             Issue.record("building must fail")
         } catch {
             #expect(error.problems.map(\.path) == ["links[1].a", "links[1].b[0]", "links[1].b[0]"])
+        }
+    }
+}
+
+@Suite("Template mappings")
+struct LinkTemplateMappingTests {
+    @Test("the manifest's mapping shape builds and renders a value and a plan")
+    func buildsAndRenders() throws {
+        let mapping = try LinkTemplateMapping(
+            json: ["pattern": "/viewer/:doc", "value": "${doc}",
+                   "plan": [["type": "push", "route": ["screen": "page", "doc": "${doc}"]]]],
+            path: "scenes[1].links[0]")
+        let rendered = try mapping.render(pathParameters(["doc": "42"]))
+        #expect(rendered.value == "42")
+        #expect(rendered.plan?.steps == [.push(["screen": "page", "doc": "42"])])
+        #expect(!mapping.requiresAuth)
+    }
+
+    @Test("without a plan the path is left alone; with an empty plan it is reset")
+    func planPresence() throws {
+        let none = try LinkTemplateMapping(json: ["pattern": "/a"], path: "m")
+        #expect(try none.render(pathParameters([:])).plan == nil)
+        let empty = try LinkTemplateMapping(json: ["pattern": "/a", "plan": []], path: "m")
+        #expect(try empty.render(pathParameters([:])).plan == FlowPlan.empty)
+    }
+
+    @Test("problems are reported with their JSON paths when the mapping is built", arguments: [
+        (JSONValue.object(["pattern": "/v/:doc", "value": "${id}"]), ["m.value"]),
+        (["pattern": "/v/:doc", "plan": [["type": "popover", "route": 1]]], ["m.plan[0].type"]),
+        (["pattern": "/v/:doc", "plan": [["type": "sheet", "route": 1], ["type": "push", "route": 2]]], ["m.plan"]),
+        (["pattern": "/v/*rest/x"], ["m.pattern"]),
+        (["value": "x"], ["m.pattern"]),
+        (["pattern": "/v", "requiresAuth": "yes"], ["m.requiresAuth"]),
+        (["pattern": "/v", "extra": 1], ["m.extra"]),
+        (["pattern": "/v", "plan": [:]], ["m.plan"]),
+    ] as [(JSONValue, [String])])
+    func buildErrors(json: JSONValue, paths: [String]) {
+        do {
+            _ = try LinkTemplateMapping(json: json, path: "m")
+            Issue.record("building \(json) must fail")
+        } catch {
+            #expect(error.problems.map(\.path) == paths)
         }
     }
 }

@@ -125,6 +125,15 @@ struct LinkURLTests {
         }
     }
 
+    @Test("limits accept inputs exactly at the limit")
+    func exactlyAtLimits() throws {
+        let prefix = "https://demo.example/"
+        let long = prefix + String(repeating: "a", count: 8192 - prefix.utf8.count)
+        #expect(try LinkURL(parsing: long).segments.count == 1)
+        let query = (0..<256).map { "k\($0)=v" }.joined(separator: "&")
+        #expect(try LinkURL(parsing: prefix + "p?" + query).queryItems.count == 256)
+    }
+
     @Test("limits are configurable")
     func customLimits() {
         let limits = LinkLimits(maxURLLength: 30, maxPathSegments: 2, maxQueryItems: 1)
