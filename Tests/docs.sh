@@ -22,13 +22,18 @@ mkdir -p "$out" "$graphs"
 modules=()
 for catalog in Sources/*/*.docc; do modules+=("$(basename "$catalog" .docc)"); done
 echo "docs: extracting symbol graphs for ${modules[*]}"
-for target in "${modules[@]}"; do
-    swift build --scratch-path "$root/.build/docs-build" --target "$target" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
-        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public 2>&1 | grep -E "warning:|error:" || true
-done
-
 status=0
+for target in "${modules[@]}"; do
+    # A module that does not build leaves an old graph behind: that is a failure, not a
+    # pass on stale documentation.
+    if ! swift build --scratch-path "$root/.build/docs-build" --target "$target" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public > "$out/build-$target.log" 2>&1; then
+        grep -E "error:" "$out/build-$target.log" | head -20
+        echo "docs: $target does not build" >&2
+        exit 1
+    fi
+done
 echo "docs: checking every public symbol has a doc comment"
 python3 - "$graphs" "${modules[@]}" <<'PY' || status=1
 import glob, json, os, sys

@@ -28,6 +28,7 @@ import SceneClient
 import SceneCore
 import SceneFlow
 import SceneJSON
+import SceneSocket
 
 // MARK: Set-up
 
@@ -443,8 +444,7 @@ func stateAnswerBytes(socketPath: String) throws -> Int {
     guard connected == 0 else { throw BenchError("cannot connect to \(socketPath)") }
     func exchange(_ text: String) throws -> Int {
         let payload = Array(text.utf8)
-        let length = UInt32(payload.count)
-        let frame = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + payload
+        let frame = FrameDecoder.frame(payload)
         guard send(fd, frame, frame.count, 0) == frame.count else { throw BenchError("send failed") }
         func read(_ count: Int) throws -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
@@ -456,8 +456,8 @@ func stateAnswerBytes(socketPath: String) throws -> Int {
             }
             return bytes
         }
-        let header = try read(4)
-        let size = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        let header = try read(FrameHeader.size)
+        let size = Int(header.withUnsafeBytes { FrameHeader.read($0, at: 0) })
         _ = try read(size)
         return size
     }

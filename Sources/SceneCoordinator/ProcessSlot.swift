@@ -37,8 +37,8 @@ package enum SlotAction: Hashable, Sendable {
 
 /// Why the supervisor signals a process.
 package enum KillCause: Hashable, Sendable {
-    /// It did not say hello within its launch timeout.
-    case launchTimeout
+    /// It did not say hello within its launch timeout, of this many seconds.
+    case launchTimeout(seconds: Double)
     /// It left this many heartbeats in a row unanswered.
     case heartbeats(missed: Int)
     /// It still ran when its close's grace time was over.
@@ -145,7 +145,7 @@ package struct ProcessSlot: Sendable {
             actions.append(.openerRefused(.launchTimeout(id, seconds: seconds)))
         }
         killed = true
-        actions.append(.kill(SIGKILL, .launchTimeout))
+        actions.append(.kill(SIGKILL, .launchTimeout(seconds: seconds)))
         return actions
     }
 

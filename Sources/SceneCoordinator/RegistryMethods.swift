@@ -333,9 +333,9 @@ enum RegistryMethods {
     static func linkResult<R: Route>(_ outcome: LinkOutcome<R>) -> WireAnswer {
         switch outcome {
         case .handled(let info, let opened):
-            return .success(LinkOpenResult(outcome: "handled", instance: InstanceObject(WireRoutes<R>.json(info)), opened: opened))
+            return .success(LinkOpenResult(outcome: .handled, instance: InstanceObject(WireRoutes<R>.json(info)), opened: opened))
         case .pending(_, let superseded):
-            return .success(LinkOpenResult(outcome: "pending", superseded: superseded))
+            return .success(LinkOpenResult(outcome: .pending, superseded: superseded))
         case .rejected(let reason):
             return .failure(.domain(reason))
         case .unhandled(let path):

@@ -141,7 +141,7 @@ extension Session {
             helloScene(id: id, hello: hello)
             return
         }
-        life = .control(client: hello.client)
+        become(.control(client: hello.client))
         Log.debug("\(name): hello from \(hello.client) as \(role.rawValue)")
         reply(id, result: WireCodec.json(HelloResult(protocol: WireProtocol.current, server: server.configuration.serverName, session: name)))
     }

@@ -35,7 +35,7 @@ final class Session: FrameHandler {
     let connection: SocketConnection
     unowned let server: CoordinatorServer
     let name: String
-    var life: Life = .awaitingHello
+    private(set) var life: Life = .awaitingHello
     /// Ids of requests not yet answered (a registry request, a relayed call, a scene
     /// hello), so that a peer that half-closes gets them all before the connection closes.
     var unanswered: [JSONValue] = []

@@ -93,11 +93,9 @@ final class Supervisor {
                     entry.token = nil
                 }
             case .openerReady:
-                entry.opener?.resume(returning: .success(()))
-                entry.opener = nil
+                answerOpener(of: entry, .success(()))
             case .openerRefused(let reason):
-                entry.opener?.resume(returning: .failure(reason))
-                entry.opener = nil
+                answerOpener(of: entry, .failure(reason))
             case .ping(let generation):
                 ping(entry, generation: generation)
             case .kill(let signal, let cause):
@@ -128,10 +126,17 @@ final class Supervisor {
         }
     }
 
+    /// The slot keeps whether an open waits; the driver holds its continuation. The two
+    /// agree, or an open would wait forever.
+    private func answerOpener(of entry: Supervised, _ answer: Result<Void, RegistryRejection>) {
+        assert(entry.opener != nil, "the slot answered an opener the supervisor does not hold")
+        entry.opener?.resume(returning: answer)
+        entry.opener = nil
+    }
+
     private func log(_ cause: KillCause, id: InstanceID, pid: Int32) {
         switch cause {
-        case .launchTimeout:
-            let seconds = slots[id]?.slot.spec.timeout ?? Double(configuration.launchTimeout.components.seconds)
+        case .launchTimeout(let seconds):
             Log.warn("\(id): pid \(pid) did not say hello within \(seconds) s; killing it")
         case .heartbeats(let missed):
             Log.warn("\(id): \(missed) heartbeats unanswered; killing pid \(pid)")

@@ -74,6 +74,28 @@ extension RegistryBook {
         return nil
     }
 
+    /// The value a claimed route opens its scene with: the route itself for a per-value
+    /// scene (refused `route_rejected` when it cannot be a JSON value), none otherwise.
+    package static func claimValue<R: Route>(for route: R, policy: InstancePolicy) -> Result<JSONValue?, RegistryRejection> {
+        guard policy == .perValue else { return .success(nil) }
+        do {
+            return .success(try JSONValue(encoding: route))
+        } catch {
+            return .failure(.routeRejected(detail: "the route cannot serve as a value: \(error)"))
+        }
+    }
+
+    /// The open (not opening) instance that opening `scene` with `value` would focus: a
+    /// claimed route is checked against it before anything changes. Nil when opening
+    /// would make a new instance, or join one still opening.
+    package func openTarget(_ scene: String, value: JSONValue?) -> Result<InstanceID?, RegistryRejection> {
+        switch resolveOpen(scene, value: value) {
+        case .failure(let rejection): return .failure(rejection)
+        case .success(.existing(let id)) where records[id]?.phase != .opening: return .success(id)
+        case .success: return .success(nil)
+        }
+    }
+
     // MARK: Presenting
 
     /// The intent that shows `route` as `kind`.

@@ -67,17 +67,8 @@ extension SceneRegistry {
     /// fails.
     private func routeToClaim(_ route: R) throws(RegistryRejection) -> RegistryStep<R, RouteOutcome<R>> {
         guard let (declaration, claim) = RegistryBook.claim(for: route, in: declarations) else { throw .noHandler }
-        var value: JSONValue?
-        if declaration.instances == .perValue {
-            do {
-                value = try JSONValue(encoding: route)
-            } catch {
-                throw .routeRejected(detail: "the route cannot serve as a value: \(error)")
-            }
-        }
-        if case .existing(let target) = try book.resolveOpen(declaration.id, value: value).get(),
-            book.records[target]?.phase != .opening
-        {
+        let value = try RegistryBook.claimValue(for: route, policy: declaration.instances).get()
+        if let target = try book.openTarget(declaration.id, value: value).get() {
             try checkPresentation(route, as: claim.present, in: target)
         }
         let kind = claim.present

@@ -16,12 +16,12 @@ package final class Mailbox<Message: Sendable>: Sendable {
     }
 
     private let state: Locked<State>
-    private let deliver: @Sendable (Message) async -> Void
+    private let consume: @Sendable (Message) async -> Void
 
-    /// A mailbox whose messages go to `deliver`; closed until ``open()`` unless `opened`.
-    package init(opened: Bool = false, deliver: @escaping @Sendable (Message) async -> Void) {
+    /// A mailbox whose messages go to `consume`; closed until ``open()`` unless `opened`.
+    package init(opened: Bool = false, consume: @escaping @Sendable (Message) async -> Void) {
         self.state = Locked(State(open: opened))
-        self.deliver = deliver
+        self.consume = consume
     }
 
     /// Queues `message` after what is queued; `false` (nothing queued) once abandoned.
@@ -67,7 +67,7 @@ package final class Mailbox<Message: Sendable>: Sendable {
                 }
                 return next
             }) {
-                await deliver(next)
+                await consume(next)
             }
         }
     }

@@ -117,11 +117,11 @@ enum Completions {
             var specs = options(command).map { option in
                 let help = "[\(zshEscaped(option.help))]"
                 guard let valueName = option.valueName else { return quoted("--\(option.name)\(help)") }
-                return quoted("--\(option.name)=\(help):\(zshMessage(valueName)):\(zshAction(option.kind))")
+                return quoted("--\(option.name)=\(help):\(zshMessage(valueName)):\(zshAction(option.kind, named: valueName))")
             }
             for (index, argument) in command.arguments.enumerated() {
                 let colons = argument.isOptional ? "::" : ":"
-                specs.append(quoted("\(index + 1)\(colons)\(zshMessage(argument.name)):\(zshAction(argument.kind))"))
+                specs.append(quoted("\(index + 1)\(colons)\(zshMessage(argument.name)):\(zshAction(argument.kind, named: argument.name))"))
             }
             lines.append("        \(command.name))")
             lines.append("            _arguments -S \\")
@@ -156,12 +156,12 @@ enum Completions {
     }
 
     /// How zsh completes a value of `kind`; a space offers nothing but shows the name.
-    private static func zshAction(_ kind: ValueKind) -> String {
+    private static func zshAction(_ kind: ValueKind, named name: String) -> String {
         switch kind {
         case .text: return " "
         case .file: return "_files"
         case .choice(let words): return "(\(words.joined(separator: " ")))"
-        case .list(let words): return "_values -s , \(words.first ?? "value") \(words.joined(separator: " "))"
+        case .list(let words): return "_values -s , \(quoted(name)) \(words.joined(separator: " "))"
         }
     }
 

@@ -57,7 +57,7 @@ struct ProcessSlotStartRules {
         _ = slot.spawn()
         _ = slot.started()
         #expect(slot.launchTimedOut(generation: 1, seconds: 5) == [
-            .forgetToken, .openerRefused(.launchTimeout(id, seconds: 5)), .kill(SIGKILL, .launchTimeout),
+            .forgetToken, .openerRefused(.launchTimeout(id, seconds: 5)), .kill(SIGKILL, .launchTimeout(seconds: 5)),
         ])
         #expect(slot.stopping)
         #expect(slot.ended(generation: 1, exit: .signalled(SIGKILL), now: 1) == [.remove])

@@ -15,9 +15,7 @@ private struct Book {
 
     /// Opens `scene` as the registry would and answers the instance it opened or focused.
     @discardableResult
-    mutating func open(_ scene: String, value: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation)
-        throws -> InstanceID
-    {
+    mutating func open(_ scene: String, value: JSONValue? = nil) throws -> InstanceID {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
             book.focusVisible(id)
@@ -36,6 +34,12 @@ private struct Book {
         let id = try book.resolvePush(scene, value: nil, from: parent).get()
         book.reserve(id, value: nil, pushedFrom: parent)
         book.activate(id)
+        return id
+    }
+
+    /// The id a new instance of `scene` would get; nil when opening would not make one.
+    func newInstance(_ scene: String) throws -> InstanceID? {
+        guard case .new(let id, _) = try book.resolveOpen(scene, value: nil).get() else { return nil }
         return id
     }
 
@@ -163,7 +167,7 @@ struct RegistryBookFocusRules {
     @Test("an instance still opening cannot be focused")
     func opening() throws {
         var book = Book(scenes)
-        guard case .new(let id, _) = try book.book.resolveOpen("notes", value: nil).get() else { return }
+        let id = try #require(try book.newInstance("notes"))
         book.book.reserve(id, value: nil)
         #expect(book.rejection(book.book.focusRequest(id)) == .notOpen(id.description))
     }
@@ -323,7 +327,7 @@ struct RegistryBookDismissRules {
     func reason() throws {
         var book = Book(scenes)
         let open = try book.open("notes")
-        guard case .new(let opening, _) = try book.book.resolveOpen("notes", value: nil).get() else { return }
+        let opening = try #require(try book.newInstance("notes"))
         book.book.reserve(opening, value: nil)
         #expect(book.book.requestedDismissReason(open) == .requested)
         #expect(book.book.requestedDismissReason(opening) == .cancelled)
@@ -363,6 +367,23 @@ struct RegistryBookRouteRules {
         #expect(RegistryBook.scopeAction(for: "admin/users", in: rules) == .reject("admins only"))
         #expect(RegistryBook.scopeAction(for: "about", in: rules) == .present(.sheet))
         #expect(RegistryBook.scopeAction(for: "zebra", in: rules) == .pass)
+    }
+
+    @Test("a per-value scene that claims a route opens with the route itself as its value; other scenes with none")
+    func claimValue() throws {
+        #expect(try RegistryBook.claimValue(for: ["doc": 7] as JSONValue, policy: .perValue).get() == ["doc": 7])
+        #expect(try RegistryBook.claimValue(for: ["doc": 7] as JSONValue, policy: .single).get() == nil)
+    }
+
+    @Test("a claimed route is checked against the open instance it would land in; not against one still opening")
+    func openTarget() throws {
+        var book = Book(scenes)
+        #expect(try book.book.openTarget("main", value: nil).get() == nil)
+        let opening = try #require(try book.newInstance("main"))
+        book.book.reserve(opening, value: nil)
+        #expect(try book.book.openTarget("main", value: nil).get() == nil)
+        book.book.activate(opening)
+        #expect(try book.book.openTarget("main", value: nil).get() == opening)
     }
 
     @Test("a route that passes goes to the first declaration, in order, with a matching claim")

@@ -40,7 +40,6 @@ struct FrameDecoderTests {
     func empty() {
         let result = decode([[0, 0, 0, 0]])
         #expect(result.error == .emptyFrame)
-        #expect(result.error == .emptyFrame)
     }
 
     @Test("a length over the maximum is frame_too_large, found from the header alone")
