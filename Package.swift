@@ -112,6 +112,9 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
+            name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneCore", "SceneFlow", "SceneJSON"],
+            swiftSettings: strictSwift),
+        .testTarget(
             name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync"],

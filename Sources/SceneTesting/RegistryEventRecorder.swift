@@ -77,19 +77,30 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
     /// Waits until every event the registry has emitted so far has arrived, then records
     /// an issue for each one that no `receive` asserted.
     public func finish(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+        for event in await unasserted(timeout: timeout, sourceLocation: sourceLocation) {
+            Issue.record("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Waits until every event the registry has emitted so far has arrived, and answers
+    /// those no `receive` took, taking them.
+    func unasserted(timeout: Duration, sourceLocation: SourceLocation) async -> [SequencedEvent<R>] {
         let target = registry.sequence
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while shared.state.withLock({ ($0.received.last?.seq ?? $0.lastSeq) < target }) {
             guard clock.now < deadline else {
                 Issue.record("events up to seq \(target) did not arrive within \(timeout)", sourceLocation: sourceLocation)
-                return
+                return []
             }
             try? await Task.sleep(for: .milliseconds(1))
         }
-        let unasserted = shared.state.withLock { state in Array(state.received[state.consumed...]) }
-        for event in unasserted {
-            Issue.record("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)
+        return shared.state.withLock { state in
+            defer {
+                state.consumed = state.received.count
+                if let last = state.received.last { state.lastSeq = last.seq }
+            }
+            return Array(state.received[state.consumed...])
         }
     }
 
