@@ -52,7 +52,7 @@ public final class Coordinator<R: Route>: Sendable {
     ) throws {
         self.configuration = configuration
         _ = CoordinatorLimits.raiseOpenFileLimit
-        let loop = try EventLoop(name: "scene-coordinator")
+        let loop = try EventLoop(name: "scene-coordinator", clock: configuration.clock)
         let registry: SceneRegistry<R>
         do {
             registry = try makeRegistry(loop)

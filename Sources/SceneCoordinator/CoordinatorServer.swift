@@ -23,7 +23,6 @@ final class CoordinatorServer: ListenerHandler {
     private(set) var closed = false
     /// Peers (uid, pid) that said hello with bad tokens lately.
     private var throttles: [PeerKey: HelloThrottle] = [:]
-    private let started = ContinuousClock.now
     /// Writes the state file (with `--state`).
     private var stateWriter: StateWriter?
     private var stateWriteScheduled = false
@@ -94,7 +93,7 @@ final class CoordinatorServer: ListenerHandler {
 
     /// How long to hold a scene hello from `connection`'s peer before looking at it.
     func holdForSceneHello(_ connection: SocketConnection) -> Duration {
-        let now = (ContinuousClock.now - started) / .seconds(1)
+        let now = loop.clock.secondsSinceStart
         let key = PeerKey(uid: connection.peerUID, pid: connection.peerPID)
         // `hold` records the look, so it runs on the stored throttle, in place.
         guard let hold = throttles[key]?.hold(at: now) else { return .zero }
@@ -103,7 +102,7 @@ final class CoordinatorServer: ListenerHandler {
 
     /// A scene hello from `connection`'s peer was refused.
     func sceneHelloRefused(_ connection: SocketConnection) {
-        let now = (ContinuousClock.now - started) / .seconds(1)
+        let now = loop.clock.secondsSinceStart
         // Forget peers that have been quiet for a window, now and then, so the table stays
         // as small as the peers that guessed lately.
         if throttles.count >= 64, throttles.count.isMultiple(of: 64) { throttles = throttles.filter { !$0.value.isIdle(at: now) } }

@@ -26,7 +26,6 @@ final class Supervisor {
     let loop: EventLoop
     var slots: [InstanceID: Supervised] = [:]
     var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
-    private let started = ContinuousClock.now
     var closing = false
     var stopWaiters: [() -> Void] = []
     /// Called whenever the set of processes changes (for the state file).
@@ -56,8 +55,8 @@ final class Supervisor {
 
     var bound: LoopBound<Supervisor> { LoopBound(self, loop: loop) }
 
-    /// Seconds since the supervisor started: the time restart windows are measured in.
-    var now: Double { (ContinuousClock.now - started) / .seconds(1) }
+    /// Seconds on the loop's clock: the time restart windows are measured in.
+    var now: Double { loop.clock.secondsSinceStart }
 
     /// Starts the heartbeat.
     func start() {

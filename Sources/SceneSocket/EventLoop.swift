@@ -78,8 +78,11 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         }
     }
 
-    /// Starts a loop thread named `name`.
-    public init(name: String = "scene-loop") throws(SocketError) {
+    /// The clock its timers run on.
+    public let clock: LoopClock
+
+    /// Starts a loop thread named `name`, whose timers run on `clock`.
+    public init(name: String = "scene-loop", clock: LoopClock = .system) throws(SocketError) {
         let epoll = scene_epoll_create()
         guard epoll >= 0 else { throw SocketError("epoll_create1") }
         let wake = scene_eventfd()
@@ -96,11 +99,13 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         }
         self.epoll = epoll
         self.wake = wake
+        self.clock = clock
         // Inactive until the loop thread has finished: no job runs there while it runs.
         self.afterStop = DispatchQueue(label: "\(name).after-stop", attributes: .initiallyInactive)
         let thread = Thread { [self] in self.run() }
         thread.name = name
         thread.start()
+        clock.attach(self)
     }
 
     /// Whether the caller runs on this loop's thread.
@@ -216,13 +221,20 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> LoopTimer {
         precondition(inEventLoop)
         // Beyond a year is forever here; it also keeps the deadline arithmetic in range.
-        return confined.timers.add(deadline: .now + min(max(delay, .zero), .seconds(365 * 86_400)), work)
+        return confined.timers.add(deadline: clock.now + min(max(delay, .zero), .seconds(365 * 86_400)), work)
     }
 
     /// Cancels a timer that has not run; call on the loop thread.
     public func cancel(_ timer: LoopTimer) {
         precondition(inEventLoop)
         confined.timers.cancel(timer)
+    }
+
+    /// Runs every timer whose deadline has passed on the loop's clock, earliest first.
+    func runDueTimers() {
+        for timer in confined.timers.takeDue(at: clock.now) {
+            if let work = confined.timers.take(timer) { work() }
+        }
     }
 
     /// Runs `work` on the loop thread after `delay`, from any thread; dropped once the loop
@@ -235,7 +247,10 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         loopThread.store(pthread_self(), ordering: .releasing)
         var events = [scene_event](repeating: scene_event(), count: 256)
         while running.load(ordering: .acquiring) {
-            let timeout = hasSubmittedWork ? 0 : confined.timers.millisecondsUntilNext(from: .now)
+            // A manual clock does not move while the loop waits: only its advance (which
+            // wakes the loop) makes a timer due.
+            var timeout = hasSubmittedWork ? 0 : confined.timers.millisecondsUntilNext(from: clock.now)
+            if clock.isManual, timeout > 0 { timeout = -1 }
             let count = events.withUnsafeMutableBufferPointer { scene_epoll_wait(epoll, $0.baseAddress, 256, timeout) }
             if count > 0 {
                 for index in 0..<Int(count) {
@@ -248,9 +263,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
                 }
             }
             runSubmitted()
-            for timer in confined.timers.takeDue(at: .now) {
-                if let work = confined.timers.take(timer) { work() }
-            }
+            runDueTimers()
             runSubmitted()
             for handler in confined.turnEndHandlers { handler() }
             flushAll()

@@ -4,6 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneFlow
 import SceneJSON
+import SceneSocket
 import SceneWire
 import SceneSync
 import Testing
@@ -111,8 +112,21 @@ struct SceneProcessTests {
 
     @Test("a process that never says hello fails the open with launch_timeout and is killed")
     func launchTimeout() async throws {
-        try await withProcesses { harness in
-            #expect(await refusal { try await harness.control.open("mute") } == "launch_timeout")
+        // Time moves only when the test says: the timeout is due exactly when advanced past.
+        let clock = LoopClock.manual()
+        try await withProcesses(configure: { $0.clock = clock }) { harness in
+            // Opened on a connection of its own: the harness's asks the state meanwhile, and
+            // a connection's registry requests wait behind its open.
+            let opener = try await SceneConnection.connect(path: harness.path, client: "opener", timeout: 20)
+            defer { opener.close() }
+            let opening = Task { try await opener.open("mute") }
+            _ = await harness.events.wait { $0.type == "scene.spawned" && $0.params["instance"] == "mute-1" }
+            // Its declaration's launch timeout is 1 s.
+            await clock.advance(by: .milliseconds(999))
+            // Asked after the advance, on the same loop: still opening, not timed out.
+            #expect(try await harness.instance("mute-1")?.phase == "opening")
+            await clock.advance(by: .milliseconds(1))
+            #expect(await refusal { _ = try await opening.value } == "launch_timeout")
             let pid = try #require(harness.pid(of: "mute-1"))
             #expect(await eventually(.seconds(20)) { kill(pid, 0) != 0 })
             #expect(try await harness.instance("mute-1") == nil)
@@ -251,15 +265,21 @@ struct SceneProcessTests {
 
     @Test("a scene process that stops answering heartbeats is killed and restarted")
     func heartbeats() async throws {
+        let clock = LoopClock.manual()
         try await withProcesses(configure: {
-            $0.heartbeatInterval = .milliseconds(100)
+            $0.heartbeatInterval = .seconds(5)
             $0.heartbeatMisses = 3
+            $0.clock = clock
         }) { harness in
             let puppet = try await harness.puppet { message in
                 if message.method == SceneMethod.ping { try? await Task.sleep(for: .seconds(30)) }
                 return .success([:])
             }
             defer { puppet.scene.close() }
+            // A ping, then three beats it leaves unanswered: the third kills it.
+            for _ in 0..<3 { await clock.advance(by: .seconds(5)) }
+            #expect(try await harness.instance(puppet.id)?.phase == "active")
+            await clock.advance(by: .seconds(5))
             let disconnected = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(puppet.id) }
             #expect(disconnected?.params["signal"] == .integer(Int(SIGKILL)))
             #expect(kill(puppet.pid, 0) != 0)

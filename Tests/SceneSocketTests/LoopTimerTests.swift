@@ -10,22 +10,38 @@ struct LoopTimerTests {
 
     @Test("timers run on the loop in deadline order, and a cancelled one never runs")
     func order() async throws {
-        let loop = try EventLoop(name: "timer-test")
+        let clock = LoopClock.manual()
+        let loop = try EventLoop(name: "timer-test", clock: clock)
         defer { loop.shutdown() }
         let fired = Fired()
-        loop.execute {
-            loop.scheduleOnLoop(after: .milliseconds(60)) { fired.order.withLock { $0.append(3) } }
-            let cancelled = loop.scheduleOnLoop(after: .milliseconds(40)) { fired.order.withLock { $0.append(99) } }
-            loop.scheduleOnLoop(after: .milliseconds(20)) { fired.order.withLock { $0.append(2) } }
-            loop.scheduleOnLoop(after: .zero) { fired.order.withLock { $0.append(1) } }
-            loop.cancel(cancelled)
+        await withCheckedContinuation { (scheduled: CheckedContinuation<Void, Never>) in
+            loop.execute {
+                loop.scheduleOnLoop(after: .milliseconds(60)) { fired.order.withLock { $0.append(3) } }
+                let cancelled = loop.scheduleOnLoop(after: .milliseconds(40)) { fired.order.withLock { $0.append(99) } }
+                loop.scheduleOnLoop(after: .milliseconds(20)) { fired.order.withLock { $0.append(2) } }
+                loop.scheduleOnLoop(after: .zero) { fired.order.withLock { $0.append(1) } }
+                loop.cancel(cancelled)
+                scheduled.resume()
+            }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while fired.order.withLock({ $0.count }) < 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await clock.advance(by: .zero)
+        #expect(fired.order.withLock { $0 } == [1])
         // Past the cancelled one's deadline too.
-        try await Task.sleep(for: .milliseconds(50))
+        await clock.advance(by: .milliseconds(100))
         #expect(fired.order.withLock { $0 } == [1, 2, 3])
+    }
+
+    @Test("a timer on a manual clock is not due until the clock is advanced to its deadline")
+    func manualClock() async throws {
+        let clock = LoopClock.manual()
+        let loop = try EventLoop(name: "manual-test", clock: clock)
+        defer { loop.shutdown() }
+        let fired = Fired()
+        // Submitted before the advance: scheduled at the time before it.
+        loop.schedule(after: .seconds(3600)) { fired.order.withLock { $0.append(1) } }
+        await clock.advance(by: .seconds(3599))
+        #expect(fired.order.withLock { $0 }.isEmpty)
+        await clock.advance(by: .seconds(1))
+        #expect(fired.order.withLock { $0 } == [1])
     }
 }
