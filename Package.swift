@@ -52,7 +52,11 @@ let package = Package(
             name: "scenectl",
             dependencies: ["SceneFlow", "SceneJSON", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync"],
             swiftSettings: strictSwift),
-        .target(name: "SceneTesting", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneSync"], swiftSettings: strictSwift),
+        .target(
+            name: "SceneTesting",
+            dependencies: [
+                "SceneCore", "SceneFlow", "SceneJSON", "SceneSync", "SceneSocket", "SceneWire", "SceneCoordinator", "SceneClient",
+            ], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow", "SceneJSON"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
@@ -108,7 +112,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SceneFlow", "SceneJSON", "SceneCore", "SceneWire", "SceneSocket", "SceneCoordinator", "SceneClient", "SceneSync", "scenectl",
-                "swift-scene", "mixed-app", "NotebookScene",
+                "swift-scene", "mixed-app", "NotebookScene", "SceneTesting",
             ],
             swiftSettings: strictSwift),
         .testTarget(

@@ -1,0 +1,319 @@
+public import Foundation
+import Glibc
+public import SceneClient
+public import SceneCoordinator
+public import SceneCore
+public import SceneJSON
+public import SceneSocket
+import SceneFlow
+import SceneSync
+import SceneWire
+
+/// A coordinator started in the test's own process on a temporary socket, with the waits
+/// an integration test needs and the cleanup it must not forget.
+///
+/// - ``run(manifest:behaviors:clock:keepsState:configure:_:)`` makes a private temporary
+///   folder, starts the coordinator in it (process scenes of any command, in-process
+///   behaviours, virtual scenes), connects a control client subscribed to every event,
+///   runs the test, and then — whether the test passed, failed or threw — stops the
+///   coordinator, ends every scene process it started, and removes the folder.
+/// - Every wait has a deadline; a wait that runs out throws ``TestCoordinatorError``,
+///   which says what was awaited and what was seen meanwhile.
+/// - With `clock: LoopClock.manual()`, the coordinator's timers (heartbeats, launch
+///   timeouts, grace times, call timeouts) wait for the test to advance ``clock``.
+///
+/// ```swift
+/// try await TestCoordinator.run(manifest: manifest) { coordinator in
+///     let notes = try await coordinator.control.open("notes").instance.id
+///     try await coordinator.waitUntilActive(notes)
+///     try coordinator.kill(notes)
+///     _ = try await coordinator.event { $0.type == "scene.restarted" }
+/// }
+/// ```
+public final class TestCoordinator: Sendable {
+    /// The temporary folder the coordinator's socket (and state file) live in.
+    public let folder: String
+    /// The coordinator's socket.
+    public let socketPath: String
+    /// The clock its timers run on.
+    public let clock: LoopClock
+    private let manifest: Manifest
+    private let behaviors: [String: SceneBehaviorFactory<JSONValue>]
+    private let configuration: CoordinatorConfiguration
+    private let running: Locked<Running>
+    private let log = EventLog()
+
+    private struct Running {
+        var coordinator: Coordinator<JSONValue>
+        var control: SceneConnection
+        var clients: [SceneConnection] = []
+        var spawned: [Int32] = []
+    }
+
+    /// The coordinator serving now (a new one after ``restart()``).
+    public var coordinator: Coordinator<JSONValue> { running.withLock { $0.coordinator } }
+
+    /// A control client, connected and subscribed to every event.
+    public var control: SceneConnection { running.withLock { $0.control } }
+
+    /// Every event seen so far, in order (across restarts).
+    public var events: [WireEvent] { log.all }
+
+    /// Runs `body` against a coordinator serving `manifest` in a fresh temporary folder.
+    ///
+    /// - `keepsState`: the coordinator keeps a state file in the folder, so that
+    ///   ``restart()`` brings its instances back.
+    /// - `configure` adjusts the configuration (socket and state file are set already).
+    /// - Afterwards, pass or fail: every client closed, the coordinator stopped, every
+    ///   scene process it started ended, the folder removed.
+    public static func run<T>(
+        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], clock: LoopClock = .system,
+        keepsState: Bool = false, configure: (inout CoordinatorConfiguration) -> Void = { _ in },
+        _ body: (TestCoordinator) async throws -> T
+    ) async throws -> T {
+        var template = Array("/tmp/sctest-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestCoordinatorError.setUp("cannot make a temporary folder") }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = CoordinatorConfiguration(socketPath: "\(folder)/scenes.sock")
+        configuration.clock = clock
+        if keepsState { configuration.stateFile = "\(folder)/state.json" }
+        configure(&configuration)
+        let harness = try await TestCoordinator(
+            folder: folder, manifest: manifest, behaviors: behaviors, configuration: configuration)
+        do {
+            let result = try await body(harness)
+            harness.tearDown()
+            return result
+        } catch {
+            harness.tearDown()
+            throw error
+        }
+    }
+
+    private init(
+        folder: String, manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>],
+        configuration: CoordinatorConfiguration
+    ) async throws {
+        self.folder = folder
+        self.socketPath = configuration.socketPath
+        self.clock = configuration.clock
+        self.manifest = manifest
+        self.behaviors = behaviors
+        self.configuration = configuration
+        let (coordinator, control) = try await Self.start(
+            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: nil, log: log)
+        running = Locked(Running(coordinator: coordinator, control: control))
+    }
+
+    private static func start(
+        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>], configuration: CoordinatorConfiguration,
+        restoring snapshot: RegistrySnapshot<JSONValue>?, log: EventLog
+    ) async throws -> (Coordinator<JSONValue>, SceneConnection) {
+        let coordinator = try await Coordinator.start(
+            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: snapshot)
+        do {
+            let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 20)
+            let (_, stream) = try await control.subscribe()
+            log.follow(stream)
+            return (coordinator, control)
+        } catch {
+            coordinator.stop()
+            throw error
+        }
+    }
+
+    // MARK: Clients
+
+    /// Another control client, closed at teardown.
+    public func connect(client: String = "tests") async throws -> SceneConnection {
+        let connection = try await SceneConnection.connect(path: socketPath, client: client, timeout: 20)
+        running.withLock { $0.clients.append(connection) }
+        return connection
+    }
+
+    // MARK: Waiting
+
+    /// The first event, from the start, that `matches` accepts; waits for it at most
+    /// `timeout`.
+    @discardableResult
+    public func event(
+        _ description: String = "a matching event", timeout: Duration = .seconds(20),
+        where matches: @escaping @Sendable (WireEvent) -> Bool
+    ) async throws -> WireEvent {
+        if let found = await log.first(within: timeout, where: matches) { return found }
+        throw TestCoordinatorError.timedOut(awaiting: description, within: timeout, seen: log.all.map(Self.describe))
+    }
+
+    /// Waits until instance `id` is active (now or later), at most `timeout`.
+    public func waitUntilActive(_ id: String, timeout: Duration = .seconds(20)) async throws {
+        if try await control.state().instances.first(where: { $0.id == id })?.phase == "active" { return }
+        try await event("\(id) to become active", timeout: timeout) { event in
+            switch event.type {
+            case "scene.opened": return event.params["instance"]?["id"] == .string(id)
+            case "scene.phase_changed": return event.params["instance"] == .string(id) && event.params["phase"] == "active"
+            default: return false
+            }
+        }
+    }
+
+    /// The pid of the newest process started for instance `id`, if one was.
+    public func pid(of id: String) -> Int32? {
+        log.all.last { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }
+            .flatMap { $0.params["pid"]?.intValue }.map(Int32.init)
+    }
+
+    /// Sends `signal` (SIGKILL by default) to the process group of instance `id`'s newest
+    /// process.
+    public func kill(_ id: String, signal: Int32 = SIGKILL) throws {
+        guard let pid = pid(of: id) else { throw TestCoordinatorError.noProcess(id) }
+        _ = Glibc.kill(-pid, signal)
+    }
+
+    /// Waits until process `pid` has exited and been reaped, at most `timeout`.
+    public func waitForExit(_ pid: Int32, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while Glibc.kill(pid, 0) == 0 || errno != ESRCH {
+            guard ContinuousClock.now < deadline else {
+                throw TestCoordinatorError.timedOut(
+                    awaiting: "process \(pid) to exit", within: timeout, seen: log.all.map(Self.describe))
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    // MARK: Restarting
+
+    /// Shuts the coordinator down (its state written, its scene processes closed) and
+    /// starts a new one on the same socket and state file, which restores the instances;
+    /// ``control`` is a new client, subscribed.
+    ///
+    /// - Needs `keepsState: true`. With a manual clock, a scene process that does not exit
+    ///   when closed holds the shutdown until the test advances the clock past the grace
+    ///   times.
+    public func restart() async throws {
+        guard let path = configuration.stateFile else { throw TestCoordinatorError.setUp("restart needs keepsState: true") }
+        let (old, control) = running.withLock { ($0.coordinator, $0.control) }
+        control.close()
+        await old.shutdown()
+        await old.waitUntilStopped()
+        let state = try StateFile.read(path)
+        if let state { _ = StateFile.endLeftovers(of: state) }
+        let (coordinator, newControl) = try await Self.start(
+            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: state?.snapshot, log: log)
+        running.withLock {
+            $0.coordinator = coordinator
+            $0.control = newControl
+        }
+    }
+
+    // MARK: Teardown
+
+    private func tearDown() {
+        let (coordinator, connections) = running.withLock { ($0.coordinator, [$0.control] + $0.clients) }
+        for connection in connections { connection.close() }
+        // Stopping ends and reaps every scene process; any group still alive is ended too.
+        coordinator.stop()
+        log.stop()
+        for event in log.all where event.type == "scene.spawned" {
+            guard let pid = event.params["pid"]?.intValue.map(Int32.init) else { continue }
+            if Glibc.kill(pid, 0) == 0 { _ = Glibc.kill(-pid, SIGKILL) }
+        }
+    }
+
+    private static func describe(_ event: WireEvent) -> String {
+        "#\(event.seq) \(event.type) \(event.params)"
+    }
+}
+
+/// Why a ``TestCoordinator`` could not do what a test asked.
+public enum TestCoordinatorError: Error, CustomStringConvertible {
+    /// Something the harness itself needs failed.
+    case setUp(String)
+    /// A wait ran out: what it awaited, how long, and every event seen meanwhile.
+    case timedOut(awaiting: String, within: Duration, seen: [String])
+    /// No process was started for this instance.
+    case noProcess(String)
+
+    /// What went wrong, with what was seen.
+    public var description: String {
+        switch self {
+        case .setUp(let detail): return "test coordinator: \(detail)"
+        case .timedOut(let what, let timeout, let seen):
+            let recent = seen.suffix(20)
+            return "waited \(timeout) for \(what); saw \(seen.count) events"
+                + (recent.isEmpty ? "" : ", the last \(recent.count):\n" + recent.joined(separator: "\n"))
+        case .noProcess(let id): return "no process was started for \(id)"
+        }
+    }
+}
+
+/// Every event a test coordinator's subscriptions saw, with waiters woken as they arrive.
+private final class EventLog: Sendable {
+    private struct State {
+        var events: [WireEvent] = []
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+        /// Waits whose time ran out before they were registered.
+        var expired: Set<UInt64> = []
+        var readers: [Task<Void, Never>] = []
+    }
+
+    private struct Waiter {
+        let matches: @Sendable (WireEvent) -> Bool
+        let continuation: CheckedContinuation<WireEvent?, Never>
+    }
+
+    private let state = Locked(State())
+
+    var all: [WireEvent] { state.withLock { $0.events } }
+
+    /// Appends every event of `stream`.
+    func follow(_ stream: EventStream<WireEvent>) {
+        let reader = Task { [self] in
+            for await event in stream { append(event) }
+        }
+        state.withLock { $0.readers.append(reader) }
+    }
+
+    func stop() {
+        for reader in state.withLock({ $0.readers }) { reader.cancel() }
+    }
+
+    private func append(_ event: WireEvent) {
+        let woken = state.withLock { state -> [Waiter] in
+            state.events.append(event)
+            let matched = state.waiters.filter { $0.value.matches(event) }
+            for key in matched.keys { state.waiters[key] = nil }
+            return Array(matched.values)
+        }
+        for waiter in woken { waiter.continuation.resume(returning: event) }
+    }
+
+    /// The first event `matches` accepts, seen already or arriving within `timeout`.
+    func first(within timeout: Duration, where matches: @escaping @Sendable (WireEvent) -> Bool) async -> WireEvent? {
+        let key = state.withLock { state -> UInt64 in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            let waiter = state.withLock { state -> Waiter? in
+                if let waiter = state.waiters.removeValue(forKey: key) { return waiter }
+                state.expired.insert(key)
+                return nil
+            }
+            waiter?.continuation.resume(returning: nil)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> WireEvent?? in
+                if let found = state.events.first(where: matches) { return .some(found) }
+                if state.expired.remove(key) != nil { return .some(nil) }
+                state.waiters[key] = Waiter(matches: matches, continuation: continuation)
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+}
