@@ -280,14 +280,23 @@ private final class EventLog: Sendable {
         for reader in state.withLock({ $0.readers }) { reader.cancel() }
     }
 
+    // A test's matcher never runs under the lock: it may read the log itself.
     private func append(_ event: WireEvent) {
-        let woken = state.withLock { state -> [Waiter] in
+        let waiters = state.withLock { state -> [UInt64: Waiter] in
             state.events.append(event)
-            let matched = state.waiters.filter { $0.value.matches(event) }
-            for key in matched.keys { state.waiters[key] = nil }
-            return Array(matched.values)
+            return state.waiters
         }
-        for waiter in woken { waiter.continuation.resume(returning: event) }
+        for (key, waiter) in waiters where waiter.matches(event) { resolve(key, with: event) }
+    }
+
+    /// Answers wait `key` with `event`, once: whoever takes the waiter first answers it.
+    private func resolve(_ key: UInt64, with event: WireEvent?) {
+        let waiter = state.withLock { state -> Waiter? in
+            if let waiter = state.waiters.removeValue(forKey: key) { return waiter }
+            if event == nil { state.expired.insert(key) }
+            return nil
+        }
+        waiter?.continuation.resume(returning: event)
     }
 
     /// The first event `matches` accepts, seen already or arriving within `timeout`.
@@ -298,22 +307,19 @@ private final class EventLog: Sendable {
         }
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
-            let waiter = state.withLock { state -> Waiter? in
-                if let waiter = state.waiters.removeValue(forKey: key) { return waiter }
-                state.expired.insert(key)
-                return nil
-            }
-            waiter?.continuation.resume(returning: nil)
+            resolve(key, with: nil)
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
-            let answer = state.withLock { state -> WireEvent?? in
-                if let found = state.events.first(where: matches) { return .some(found) }
-                if state.expired.remove(key) != nil { return .some(nil) }
+            // Registered before the events so far are read: one arriving meanwhile is
+            // matched by `append`, one before is in the copy.
+            let seen = state.withLock { state -> [WireEvent]? in
+                if state.expired.remove(key) != nil { return nil }
                 state.waiters[key] = Waiter(matches: matches, continuation: continuation)
-                return nil
+                return state.events
             }
-            if let answer { continuation.resume(returning: answer) }
+            guard let seen else { return continuation.resume(returning: nil) }
+            if let found = seen.first(where: matches) { resolve(key, with: found) }
         }
     }
 }

@@ -8,6 +8,7 @@ import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync
+import SceneTesting
 import Testing
 
 /// The repository's root, for the Python example scene.
@@ -37,25 +38,23 @@ func processManifest(extra: [String] = []) -> String {
     return #"{"app": "procs", "scenes": [\#(scenes.joined(separator: ",\n"))]}"#
 }
 
-/// A coordinator with process-backed scenes, a control connection, and every event.
+/// A coordinator with process-backed scenes, a control connection, and every event: a
+/// ``TestCoordinator`` with the helpers the process tests share.
 final class ProcessHarness: Sendable {
-    let coordinator: Coordinator<JSONValue>
-    let control: SceneConnection
-    let events: EventLog
-    let path: String
+    let test: TestCoordinator
+    let events: HarnessEvents
 
-    init(coordinator: Coordinator<JSONValue>, control: SceneConnection, events: EventLog, path: String) {
-        self.coordinator = coordinator
-        self.control = control
-        self.events = events
-        self.path = path
+    init(_ test: TestCoordinator) {
+        self.test = test
+        self.events = HarnessEvents(test: test)
     }
+
+    var coordinator: Coordinator<JSONValue> { test.coordinator }
+    var control: SceneConnection { test.control }
+    var path: String { test.socketPath }
 
     /// The pid `scene.spawned` reported last for `instance`.
-    func pid(of instance: String) -> Int32? {
-        events.all.last { $0.type == "scene.spawned" && $0.params["instance"] == .string(instance) }
-            .flatMap { $0.params["pid"]?.intValue }.map(Int32.init)
-    }
+    func pid(of instance: String) -> Int32? { test.pid(of: instance) }
 
     /// Waits (bounded) for a process of `instance` other than `old`, and returns its pid.
     func newPid(of instance: String, other old: Int32? = nil) async throws -> Int32 {
@@ -120,36 +119,16 @@ final class ProcessHarness: Sendable {
     }
 }
 
-/// Every event a subscription saw, for polling.
-final class EventLog: Sendable {
-    private final class Store: Sendable {
-        let events = Locked<[WireEvent]>([])
+/// Every event the harness's subscription saw.
+struct HarnessEvents: Sendable {
+    let test: TestCoordinator
+
+    var all: [WireEvent] { test.events }
+
+    /// Waits (bounded) for an event that satisfies `match`; nil when none came in time.
+    func wait(_ timeout: Duration = .seconds(20), for match: @escaping @Sendable (WireEvent) -> Bool) async -> WireEvent? {
+        try? await test.event(timeout: timeout, where: match)
     }
-
-    private let store = Store()
-    private let reader = Locked<Task<Void, Never>?>(nil)
-
-    func start(_ stream: EventStream<WireEvent>) {
-        let store = self.store
-        let task = Task {
-            for await event in stream { store.events.withLock { $0.append(event) } }
-        }
-        reader.withLock { $0 = task }
-    }
-
-    var all: [WireEvent] { store.events.withLock { $0 } }
-
-    /// Waits (bounded) for an event that satisfies `match`.
-    func wait(_ timeout: Duration = .seconds(20), for match: @escaping (WireEvent) -> Bool) async -> WireEvent? {
-        var found: WireEvent?
-        _ = await eventually(timeout) {
-            found = all.first(where: match)
-            return found != nil
-        }
-        return found
-    }
-
-    func stop() { reader.withLock { $0?.cancel() } }
 }
 
 /// Runs `body` against a coordinator serving ``processManifest(extra:)`` in a temporary
@@ -159,33 +138,21 @@ func withProcesses<T>(
     configure: (inout CoordinatorConfiguration) -> Void = { _ in },
     _ body: (ProcessHarness) async throws -> T
 ) async throws -> T {
-    try await withTemporaryFolder { folder in
-        let manifest = try Manifest.load(from: Data(processManifest(extra: extra).utf8))
-        var configuration = CoordinatorConfiguration(socketPath: folder.file("procs.sock"))
+    let manifest = try Manifest.load(from: Data(processManifest(extra: extra).utf8))
+    var spawned: [Int32] = []
+    let result = try await TestCoordinator.run(manifest: manifest, behaviors: behaviors, configure: { configuration in
         configuration.closeGrace = .milliseconds(500)
         configuration.terminateGrace = .milliseconds(500)
         configure(&configuration)
-        let coordinator = try await Coordinator.start(manifest: manifest, behaviors: behaviors, configuration: configuration)
-        let events = EventLog()
-        var spawned: [Int32] = []
-        defer {
-            coordinator.stop()
-            events.stop()
-        }
-        let control = try await SceneConnection.connect(path: configuration.socketPath, client: "tests", timeout: 20)
-        defer { control.close() }
-        let (_, stream) = try await control.subscribe()
-        events.start(stream)
-        let harness = ProcessHarness(coordinator: coordinator, control: control, events: events, path: configuration.socketPath)
-        let result = try await body(harness)
-        spawned = events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue }.map(Int32.init)
-        // A coordinator that stops ends every scene process (and reaps it) before it returns.
-        coordinator.stop()
-        for pid in spawned {
-            #expect(kill(pid, 0) != 0 && errno == ESRCH, "scene process \(pid) outlived its coordinator")
-        }
-        return result
+    }) { test in
+        defer { spawned = test.events.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue }.map(Int32.init) }
+        return try await body(ProcessHarness(test))
     }
+    // A coordinator that stops ends every scene process (and reaps it) before it returns.
+    for pid in spawned {
+        #expect(kill(pid, 0) != 0 && errno == ESRCH, "scene process \(pid) outlived its coordinator")
+    }
+    return result
 }
 
 /// The reason of a refused call.

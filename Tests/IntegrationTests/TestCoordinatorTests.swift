@@ -64,6 +64,15 @@ struct TestCoordinatorTests {
         }
     }
 
+    @Test("a wait's matcher may read the coordinator's own events")
+    func matcherReadsEvents() async throws {
+        try await TestCoordinator.run(manifest: try manifest()) { coordinator in
+            try await coordinator.control.open("virtual")
+            let event = try await coordinator.event("an event the log holds") { event in coordinator.events.contains(event) }
+            #expect(event.type == "scene.opened")
+        }
+    }
+
     @Test("a restart on the state file brings the instances back, with their paths")
     func restart() async throws {
         try await TestCoordinator.run(manifest: try manifest(), keepsState: true) { coordinator in
