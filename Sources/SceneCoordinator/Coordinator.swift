@@ -181,6 +181,20 @@ public final class Coordinator<R: Route>: Sendable {
         closePolicy: ClosePolicy? = nil, configuration: CoordinatorConfiguration,
         restoring snapshot: RegistrySnapshot<R>? = nil
     ) async throws -> Coordinator<R> {
+        try await start(
+            app: app, declarations: declarations, linkPolicy: linkPolicy, immersive: immersive, behaviors: behaviors,
+            closePolicy: closePolicy, configuration: configuration, restoring: snapshot, observing: nil)
+    }
+
+    /// ``start(app:declarations:linkPolicy:immersive:behaviors:closePolicy:configuration:restoring:)``,
+    /// with `observing` given the registry before any restored process is started, so that
+    /// an observer (a test harness) sees every event from the first.
+    package static func start(
+        app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
+        immersive: ImmersivePolicy = .reject, behaviors: [String: SceneBehaviorFactory<R>] = [:],
+        closePolicy: ClosePolicy? = nil, configuration: CoordinatorConfiguration,
+        restoring snapshot: RegistrySnapshot<R>? = nil, observing: ((SceneRegistry<R>) -> Void)?
+    ) async throws -> Coordinator<R> {
         let launcher = ProcessLauncher()
         let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
             try SceneRegistry(
@@ -188,6 +202,7 @@ public final class Coordinator<R: Route>: Sendable {
                 processes: launcher, closePolicy: closePolicy, timeouts: configuration.sceneTimeouts, executor: executor)
         }
         let registry = coordinator.registry
+        observing?(registry)
         let restored = await registry.processInstances().filter { $0.phase != .opening }.map(\.id)
         for id in restored { await registry.processDisconnected(id, exit: nil) }
         let supervisor = coordinator.supervisor

@@ -46,10 +46,11 @@ public struct CoordinatorConfiguration: Sendable {
     /// The environment scene processes start from (their scene's `launch.env` and the
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment
-    /// The clock the coordinator's timers run on and its time-driven rules read: heartbeats,
-    /// launch timeouts, the staged stop, relayed call timeouts, restart windows, the hello
-    /// throttle and the state write's debounce. The system's by default; a test passes
-    /// `LoopClock.manual()` and advances it instead of waiting.
+    /// The clock the coordinator's loop timers run on and its time-driven rules read: scene
+    /// processes' heartbeats, launch timeouts, staged stops, relayed call timeouts and
+    /// restart windows, the hello throttle and the state write's debounce. The system's by
+    /// default; a test passes `LoopClock.manual()` and advances it instead of waiting.
+    /// In-process behaviours' timeouts (``sceneTimeouts``) do not read it yet.
     public var clock: LoopClock = .system
 
     /// What the registry's in-process scenes get, as processes do: ``launchTimeout`` to

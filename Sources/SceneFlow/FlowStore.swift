@@ -84,6 +84,21 @@ public struct FlowStore<R: Route>: Sendable {
         return outcome
     }
 
+    /// ``send(_:)``, also answering how many of the events it recorded are the intent's
+    /// own (they come first); the rest are what its follow-ups did. For test stores.
+    package mutating func sendCountingOwnEvents(_ intent: FlowIntent<R>) -> (outcome: FlowOutcome<R>, ownEvents: Int) {
+        let before = _pendingEvents.count
+        if chain.isEmpty {
+            let outcome = applyRules(intent)
+            return (outcome, _pendingEvents.count - before)
+        }
+        var followUps: [FlowIntent<R>] = []
+        let outcome = applyThroughChain(intent, followUps: &followUps)
+        let own = _pendingEvents.count - before
+        drain(&followUps)
+        return (outcome, own)
+    }
+
     @inlinable
     mutating func record(_ event: FlowEvent<R>) {
         _pendingEvents.append(event)

@@ -230,8 +230,15 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         confined.timers.cancel(timer)
     }
 
+    /// The earliest pending timer's deadline (loop thread only).
+    func nextTimerDeadline() -> ContinuousClock.Instant? {
+        confined.timers.nextDeadline()
+    }
+
     /// Runs every timer whose deadline has passed on the loop's clock, earliest first.
     func runDueTimers() {
+        // A stopping loop runs no more timers, whatever the clock says.
+        guard running.load(ordering: .acquiring) else { return }
         for timer in confined.timers.takeDue(at: clock.now) {
             if let work = confined.timers.take(timer) { work() }
         }

@@ -16,7 +16,7 @@ public final class LoopClock: Sendable {
     public static func manual() -> LoopClock { LoopClock(manual: true) }
 
     /// Whether the clock moves only when advanced.
-    public let isManual: Bool
+    package let isManual: Bool
     private let origin = ContinuousClock.now
     private let state = Locked(State())
 
@@ -40,13 +40,14 @@ public final class LoopClock: Sendable {
     }
 
     /// How long since the clock was made, in seconds.
-    public var secondsSinceStart: Double { (now - origin) / .seconds(1) }
+    package var secondsSinceStart: Double { (now - origin) / .seconds(1) }
 
-    /// Moves a manual clock forward by `duration`, then runs every timer now due on each
-    /// loop that reads it, on that loop's thread, in deadline order; returns once they
-    /// ran. Work submitted to those loops before the call runs first, at the time before,
-    /// so a timer it schedules counts from there. A system clock cannot be moved: calling
-    /// this on it traps.
+    /// Moves a manual clock forward by `duration`, stopping at each timer deadline on the
+    /// way: at each, every timer then due runs, on its loop's thread, so a timer that a
+    /// timer schedules within the span runs too (a heartbeat's next beat, a staged stop's
+    /// next stage). Returns once the clock reached its new time and everything due ran.
+    /// Work submitted to the loops before the call runs first, at the time before.
+    /// A system clock cannot be moved: calling this on it traps.
     public func advance(by duration: Duration) async {
         precondition(isManual, "only a manual clock is advanced")
         let loops = state.withLock { state -> [EventLoop] in
@@ -54,18 +55,27 @@ public final class LoopClock: Sendable {
             return state.loops.compactMap(\.loop)
         }
         for loop in loops { await Self.onLoop(loop) {} }
-        state.withLock { $0.offset += max(duration, .zero) }
-        for loop in loops { await Self.onLoop(loop) { loop.runDueTimers() } }
+        let target = now + max(duration, .zero)
+        while true {
+            var next: ContinuousClock.Instant?
+            for loop in loops {
+                let deadline = await Self.onLoop(loop) { loop.nextTimerDeadline() }
+                if let deadline, deadline < (next ?? target) { next = deadline }
+            }
+            let step = min(next ?? target, target)
+            state.withLock { $0.offset = max($0.offset, step - origin) }
+            for loop in loops { await Self.onLoop(loop) { loop.runDueTimers() } }
+            if step >= target { break }
+        }
     }
 
-    /// Runs `body` on `loop`'s thread and returns once it ran (at once when the loop stopped).
-    private static func onLoop(_ loop: EventLoop, _ body: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let running = loop.execute {
-                body()
-                continuation.resume()
-            }
-            if !running { continuation.resume() }
+    /// Runs `body` on `loop`'s thread and answers what it did (nil at once when the loop
+    /// has stopped).
+    @discardableResult
+    private static func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T?) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let running = loop.execute { continuation.resume(returning: body()) }
+            if !running { continuation.resume(returning: nil) }
         }
     }
 

@@ -36,6 +36,12 @@ struct TimerQueue {
         if heap.count > 64, heap.count > 4 * work.count { compact() }
     }
 
+    /// The earliest live deadline, if any timer is pending.
+    mutating func nextDeadline() -> ContinuousClock.Instant? {
+        while let first = heap.first, work[first.id] == nil { removeFirst() }
+        return heap.first?.deadline
+    }
+
     /// How long epoll may wait: until the earliest live deadline (-1: no timer).
     mutating func millisecondsUntilNext(from now: ContinuousClock.Instant) -> Int32 {
         while let first = heap.first, work[first.id] == nil { removeFirst() }

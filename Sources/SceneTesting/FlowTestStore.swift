@@ -72,10 +72,13 @@ public final class FlowTestStore<R: Route> {
         return result
     }
 
-    /// Sends `intent` and asserts it was refused for `reason`, changing nothing.
+    /// Sends `intent` and asserts it was refused for `reason`; what a middleware's
+    /// follow-ups changed after the refusal is asserted with `path` and `queued`, as for
+    /// any send.
     @discardableResult
     public func send(
-        _ intent: FlowIntent<R>, rejected reason: FlowRejection, sourceLocation: SourceLocation = #_sourceLocation
+        _ intent: FlowIntent<R>, rejected reason: FlowRejection, path: [RouteStep<R>]? = nil,
+        queued: [RouteStep<R>]? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) -> FlowOutcome<R> {
         let (result, before) = apply(intent, sourceLocation: sourceLocation)
         if result.rejection != reason {
@@ -83,7 +86,7 @@ public final class FlowTestStore<R: Route> {
             Issue.record("\(intent): expected rejected \(reason.code), it was \(describe(result))", sourceLocation: sourceLocation)
             return result
         }
-        check(path: nil, queued: nil, before: before, sourceLocation: sourceLocation)
+        check(path: path, queued: queued, before: before, sourceLocation: sourceLocation)
         return result
     }
 
@@ -116,25 +119,16 @@ public final class FlowTestStore<R: Route> {
     }
 
     private func apply(_ intent: FlowIntent<R>, sourceLocation: SourceLocation) -> (FlowOutcome<R>, Before) {
+        finished = false
         for event in unasserted {
             exhaustivity.report("event not asserted before the next send: \(event)", sourceLocation: sourceLocation)
         }
         unasserted.removeAll()
         let before = Before(path: store.path, queued: store.queuedModals)
-        let result = store.send(intent)
-        unasserted = store.takeEvents()
-        // Its own events come first; what follow-ups did comes after them.
-        switch result {
-        case .changed(let old, let new):
-            if case .pathChanged(old, new)? = unasserted.first { unasserted.removeFirst() }
-        case .rejected(let reason):
-            if case .intentRejected(_, reason)? = unasserted.first { unasserted.removeFirst() }
-        case .queued, .unchanged:
-            break
-        }
-        if case .modalQueueChanged? = unasserted.first, store.queuedModals != before.queued || result.name == .queued {
-            unasserted.removeFirst()
-        }
+        let (result, own) = store.sendCountingOwnEvents(intent)
+        // Its own events come first and are covered by its assertions; what its
+        // follow-ups did comes after them, for the test to receive.
+        unasserted = Array(store.takeEvents().dropFirst(own))
         return (result, before)
     }
 

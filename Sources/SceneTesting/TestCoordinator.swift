@@ -14,13 +14,14 @@ import SceneWire
 ///
 /// - ``run(manifest:behaviors:clock:keepsState:configure:_:)`` makes a private temporary
 ///   folder, starts the coordinator in it (process scenes of any command, in-process
-///   behaviours, virtual scenes), connects a control client subscribed to every event,
-///   runs the test, and then — whether the test passed, failed or threw — stops the
+///   behaviours, virtual scenes), records every event its registry emits from the first,
+///   connects a control client, runs the test, and then — whether the test passed, failed or threw — stops the
 ///   coordinator, ends every scene process it started, and removes the folder.
 /// - Every wait has a deadline; a wait that runs out throws ``TestCoordinatorError``,
 ///   which says what was awaited and what was seen meanwhile.
-/// - With `clock: LoopClock.manual()`, the coordinator's timers (heartbeats, launch
-///   timeouts, grace times, call timeouts) wait for the test to advance ``clock``.
+/// - With `clock: LoopClock.manual()`, the coordinator's timers for scene processes
+///   (heartbeats, launch timeouts, the staged stop, relayed call timeouts) wait for the
+///   test to advance ``clock``. In-process behaviours' timeouts still run on real time.
 ///
 /// ```swift
 /// try await TestCoordinator.run(manifest: manifest) { coordinator in
@@ -47,17 +48,21 @@ public final class TestCoordinator: Sendable {
         var coordinator: Coordinator<JSONValue>
         var control: SceneConnection
         var clients: [SceneConnection] = []
-        var spawned: [Int32] = []
     }
 
     /// The coordinator serving now (a new one after ``restart()``).
     public var coordinator: Coordinator<JSONValue> { running.withLock { $0.coordinator } }
 
-    /// A control client, connected and subscribed to every event.
+    /// A control client, connected.
     public var control: SceneConnection { running.withLock { $0.control } }
 
-    /// Every event seen so far, in order (across restarts).
+    /// Every event the registry emitted so far, in order (across restarts), as a
+    /// subscription receives them.
     public var events: [WireEvent] { log.all }
+
+    /// How many events there are so far: a mark for ``event(_:after:timeout:where:)``, to
+    /// wait for an event that comes after it.
+    public var eventCount: Int { log.count }
 
     /// Runs `body` against a coordinator serving `manifest` in a fresh temporary folder.
     ///
@@ -110,12 +115,13 @@ public final class TestCoordinator: Sendable {
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>], configuration: CoordinatorConfiguration,
         restoring snapshot: RegistrySnapshot<JSONValue>?, log: EventLog
     ) async throws -> (Coordinator<JSONValue>, SceneConnection) {
+        // The log follows the registry itself from before any restored process starts, so
+        // it holds every event, a restart's first spawns included.
         let coordinator = try await Coordinator.start(
-            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: snapshot)
+            app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy, immersive: manifest.immersive,
+            behaviors: behaviors, configuration: configuration, restoring: snapshot, observing: { log.follow($0) })
         do {
             let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 20)
-            let (_, stream) = try await control.subscribe()
-            log.follow(stream)
             return (coordinator, control)
         } catch {
             coordinator.stop()
@@ -134,21 +140,23 @@ public final class TestCoordinator: Sendable {
 
     // MARK: Waiting
 
-    /// The first event, from the start, that `matches` accepts; waits for it at most
-    /// `timeout`.
+    /// The first event that `matches` accepts, from the start or from mark `after` (an
+    /// ``eventCount`` taken earlier); waits for it at most `timeout`.
     @discardableResult
     public func event(
-        _ description: String = "a matching event", timeout: Duration = .seconds(20),
+        _ description: String = "a matching event", after mark: Int = 0, timeout: Duration = .seconds(20),
         where matches: @escaping @Sendable (WireEvent) -> Bool
     ) async throws -> WireEvent {
-        if let found = await log.first(within: timeout, where: matches) { return found }
+        if let found = await log.first(from: mark, within: timeout, where: matches) { return found }
         throw TestCoordinatorError.timedOut(awaiting: description, within: timeout, seen: log.all.map(Self.describe))
     }
 
     /// Waits until instance `id` is active (now or later), at most `timeout`.
     public func waitUntilActive(_ id: String, timeout: Duration = .seconds(20)) async throws {
+        // Only an event after the state was read counts: an old one may be stale.
+        let mark = eventCount
         if try await control.state().instances.first(where: { $0.id == id })?.phase == "active" { return }
-        try await event("\(id) to become active", timeout: timeout) { event in
+        try await event("\(id) to become active", after: mark, timeout: timeout) { event in
             switch event.type {
             case "scene.opened": return event.params["instance"]?["id"] == .string(id)
             case "scene.phase_changed": return event.params["instance"] == .string(id) && event.params["phase"] == "active"
@@ -160,13 +168,14 @@ public final class TestCoordinator: Sendable {
     /// The pid of the newest process started for instance `id`, if one was.
     public func pid(of id: String) -> Int32? {
         log.all.last { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }
-            .flatMap { $0.params["pid"]?.intValue }.map(Int32.init)
+            .flatMap { $0.params["pid"]?.intValue }.flatMap { Int32(exactly: $0) }
     }
 
     /// Sends `signal` (SIGKILL by default) to the process group of instance `id`'s newest
     /// process.
     public func kill(_ id: String, signal: Int32 = SIGKILL) throws {
-        guard let pid = pid(of: id) else { throw TestCoordinatorError.noProcess(id) }
+        // A pid of 0 or 1 would signal far more than one scene's group.
+        guard let pid = pid(of: id), pid > 1 else { throw TestCoordinatorError.noProcess(id) }
         _ = Glibc.kill(-pid, signal)
     }
 
@@ -212,13 +221,9 @@ public final class TestCoordinator: Sendable {
     private func tearDown() {
         let (coordinator, connections) = running.withLock { ($0.coordinator, [$0.control] + $0.clients) }
         for connection in connections { connection.close() }
-        // Stopping ends and reaps every scene process; any group still alive is ended too.
+        // Stopping kills every scene process's group and reaps it before it returns.
         coordinator.stop()
         log.stop()
-        for event in log.all where event.type == "scene.spawned" {
-            guard let pid = event.params["pid"]?.intValue.map(Int32.init) else { continue }
-            if Glibc.kill(pid, 0) == 0 { _ = Glibc.kill(-pid, SIGKILL) }
-        }
     }
 
     private static func describe(_ event: WireEvent) -> String {
@@ -260,6 +265,8 @@ private final class EventLog: Sendable {
     }
 
     private struct Waiter {
+        /// The first index it may match.
+        let from: Int
         let matches: @Sendable (WireEvent) -> Bool
         let continuation: CheckedContinuation<WireEvent?, Never>
     }
@@ -268,10 +275,13 @@ private final class EventLog: Sendable {
 
     var all: [WireEvent] { state.withLock { $0.events } }
 
-    /// Appends every event of `stream`.
-    func follow(_ stream: EventStream<WireEvent>) {
+    var count: Int { state.withLock { $0.events.count } }
+
+    /// Appends every event `registry` emits from now on.
+    func follow(_ registry: SceneRegistry<JSONValue>) {
+        let (_, stream) = registry.subscribe(buffering: .unbounded)
         let reader = Task { [self] in
-            for await event in stream { append(event) }
+            for await event in stream { append(WireEvent(event)) }
         }
         state.withLock { $0.readers.append(reader) }
     }
@@ -282,11 +292,11 @@ private final class EventLog: Sendable {
 
     // A test's matcher never runs under the lock: it may read the log itself.
     private func append(_ event: WireEvent) {
-        let waiters = state.withLock { state -> [UInt64: Waiter] in
+        let (index, waiters) = state.withLock { state -> (Int, [UInt64: Waiter]) in
             state.events.append(event)
-            return state.waiters
+            return (state.events.count - 1, state.waiters)
         }
-        for (key, waiter) in waiters where waiter.matches(event) { resolve(key, with: event) }
+        for (key, waiter) in waiters where index >= waiter.from && waiter.matches(event) { resolve(key, with: event) }
     }
 
     /// Answers wait `key` with `event`, once: whoever takes the waiter first answers it.
@@ -299,14 +309,18 @@ private final class EventLog: Sendable {
         waiter?.continuation.resume(returning: event)
     }
 
-    /// The first event `matches` accepts, seen already or arriving within `timeout`.
-    func first(within timeout: Duration, where matches: @escaping @Sendable (WireEvent) -> Bool) async -> WireEvent? {
+    /// The first event from index `from` that `matches` accepts, seen already or arriving
+    /// within `timeout`.
+    func first(
+        from: Int, within timeout: Duration, where matches: @escaping @Sendable (WireEvent) -> Bool
+    ) async -> WireEvent? {
         let key = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
             return state.nextWaiter
         }
         let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
+            // Cancelled once the wait is answered: then nothing is left to time out.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             resolve(key, with: nil)
         }
         defer { timer.cancel() }
@@ -315,8 +329,8 @@ private final class EventLog: Sendable {
             // matched by `append`, one before is in the copy.
             let seen = state.withLock { state -> [WireEvent]? in
                 if state.expired.remove(key) != nil { return nil }
-                state.waiters[key] = Waiter(matches: matches, continuation: continuation)
-                return state.events
+                state.waiters[key] = Waiter(from: from, matches: matches, continuation: continuation)
+                return Array(state.events.dropFirst(from))
             }
             guard let seen else { return continuation.resume(returning: nil) }
             if let found = seen.first(where: matches) { resolve(key, with: found) }

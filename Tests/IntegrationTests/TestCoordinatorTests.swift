@@ -64,6 +64,20 @@ struct TestCoordinatorTests {
         }
     }
 
+    @Test("after a restart, a process scene's new process is the one it knows, from its first event")
+    func restartSeesNewProcesses() async throws {
+        try await TestCoordinator.run(manifest: try manifest(), keepsState: true) { coordinator in
+            let id = try await coordinator.control.open("flaky").instance.id
+            try await coordinator.waitUntilActive(id)
+            let before = try #require(coordinator.pid(of: id))
+            try await coordinator.restart()
+            try await coordinator.waitUntilActive(id)
+            let after = try #require(coordinator.pid(of: id))
+            #expect(after != before)
+            #expect(kill(after, 0) == 0)
+        }
+    }
+
     @Test("a wait's matcher may read the coordinator's own events")
     func matcherReadsEvents() async throws {
         try await TestCoordinator.run(manifest: try manifest()) { coordinator in

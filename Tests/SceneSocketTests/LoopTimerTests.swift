@@ -31,6 +31,20 @@ struct LoopTimerTests {
         #expect(fired.order.withLock { $0 } == [1, 2, 3])
     }
 
+    @Test("one advance of a manual clock runs a timer that a timer scheduled within the span")
+    func chained() async throws {
+        let clock = LoopClock.manual()
+        let loop = try EventLoop(name: "chain-test", clock: clock)
+        defer { loop.shutdown() }
+        let fired = Fired()
+        loop.schedule(after: .seconds(1)) {
+            fired.order.withLock { $0.append(1) }
+            loop.scheduleOnLoop(after: .seconds(1)) { fired.order.withLock { $0.append(2) } }
+        }
+        await clock.advance(by: .seconds(2))
+        #expect(fired.order.withLock { $0 } == [1, 2])
+    }
+
     @Test("a timer on a manual clock is not due until the clock is advanced to its deadline")
     func manualClock() async throws {
         let clock = LoopClock.manual()

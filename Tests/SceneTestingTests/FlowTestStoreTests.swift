@@ -41,6 +41,18 @@ struct FlowTestStorePassing {
         flow.finish()
     }
 
+    @Test("a follow-up's change of the queue is received after the send, not taken by it")
+    func followUpQueue() {
+        var store = FlowStore<String>()
+        store.addMiddleware(ClosureMiddleware<String>(name: "then b", didApply: { intent, _, context in
+            if intent == .sheet("a") { context.send(.sheet("b")) }
+        }))
+        let flow = FlowTestStore(store)
+        flow.send(.sheet("a"), .changed, path: [.sheet("a")], queued: [.sheet("b")])
+        flow.receive(.modalQueueChanged([.sheet("b")]))
+        flow.finish()
+    }
+
     @Test("with exhaustivity off, what is not asserted does not fail the test, even when it is shown")
     func notExhaustive() {
         let quiet = FlowTestStore<String>(exhaustivity: .off)
