@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneCoreTests", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync"],
+            name: "SceneCoreTests",
+            dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync", "SceneSocket"],
             swiftSettings: strictSwift),
     ]
 )

@@ -18,11 +18,13 @@ final class BehaviorHost<R: Route>: SceneBacking {
         /// was starting, if it did (`.some(nil)`: cleanly).
         private let ending = Locked<(stopQueued: Bool, endedWhileStarting: (any Error)??)>((false, nil))
 
-        init(behavior: any SceneBehavior<R>, generation: Int, registryExecutor: (any SerialExecutor)?) {
+        init(
+            behavior: any SceneBehavior<R>, generation: Int, registryExecutor: (any SerialExecutor)?, time: (any TimeSource)?
+        ) {
             self.behavior = behavior
             self.generation = generation
             self.mailbox = Mailbox(behavior)
-            self.workers = CallWorkers(behavior, host: registryExecutor)
+            self.workers = CallWorkers(behavior, host: registryExecutor, time: time)
         }
 
         /// Queues its stop, after what is queued already — with a forced close first when
@@ -65,10 +67,13 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// The running behaviours (their start returned, they did not end), for calls.
     let callees = Callees()
     private let started = ContinuousClock.now
+    /// Where timeouts, the close grace and restart windows are read; nil: the system's.
+    let time: (any TimeSource)?
 
-    init(factories: [String: SceneBehaviorFactory<R>], timeouts: SceneTimeouts) {
+    init(factories: [String: SceneBehaviorFactory<R>], timeouts: SceneTimeouts, time: (any TimeSource)?) {
         self.factories = factories
         self.timeouts = timeouts
+        self.time = time
     }
 
     func attach(_ registry: SceneRegistry<R>) {
@@ -126,7 +131,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
             return state.generations[instance]!
         }
         guard let generation else { return .failure(.sceneFailed("the registry is shutting down")) }
-        let hosted = Hosted(behavior: factory(identity), generation: generation, registryExecutor: registry.executor)
+        let hosted = Hosted(behavior: factory(identity), generation: generation, registryExecutor: registry.executor, time: time)
         let installed = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.hosted[instance] = hosted
@@ -217,7 +222,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// Applies the restart policy after an end, as a supervisor does for a process.
     private func supervise(_ instance: InstanceID, clean: Bool, registry: SceneRegistry<R>) async {
         guard let policy = registry.declaration(of: instance.scene)?.restart else { return }
-        let now = (ContinuousClock.now - started) / .seconds(1)
+        let now = time.map { Double($0.nanoseconds) / 1e9 } ?? (ContinuousClock.now - started) / .seconds(1)
         let decision = state.withLock { state -> SupervisionDecision in
             var history = state.histories[instance] ?? RestartHistory(policy: policy)
             let decision = history.decide(clean: clean, now: now)
@@ -269,14 +274,21 @@ final class BehaviorHost<R: Route>: SceneBacking {
         callees.removeAll()
         guard !all.isEmpty else { return }
         let grace = timeouts.close
+        // Read before any stop is queued: the grace counts from here.
+        let graceEnds = time.map { Deadline.after(grace, on: $0) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let countdown = Countdown(all.count) { continuation.resume() }
             for hosted in all {
                 hosted.queueStop(announced: true)
                 hosted.mailbox.deliver(.done { countdown.tick() })
             }
+            let time = self.time
             Task {
-                try? await Task.sleep(for: grace)
+                if let time, let graceEnds {
+                    await time.sleep(untilNanoseconds: graceEnds)
+                } else {
+                    try? await Task.sleep(for: grace)
+                }
                 countdown.finish()
             }
         }

@@ -1,6 +1,6 @@
 import Glibc
 package import SceneFlow
-import SceneSync
+package import SceneSync
 import Synchronization
 
 /// Where calls to the running in-process behaviours enter, by instance: what a call needs,
@@ -168,12 +168,15 @@ package final class CallWorkers: Sendable {
     private let state = Locked(State())
     /// Starts worker number `worker` on its first call, in the behaviour's isolation.
     private let start: @Sendable (CallJob, Int, CallWorkers) -> Void
+    /// Where deadlines are read and waited for; nil: the coarse monotonic clock.
+    private let time: (any TimeSource)?
 
     /// Workers for `behavior`, hosted beside `host` (the registry's executor, or a scene
     /// process's client loop). A behaviour that runs on `host`, when that is also a task
     /// executor (an event loop), has its workers prefer it: a worker then resumes there
     /// directly, and a call from the loop takes no thread switch.
-    package init<R: Route>(_ behavior: any SceneBehavior<R>, host: (any SerialExecutor)?) {
+    package init<R: Route>(_ behavior: any SceneBehavior<R>, host: (any SerialExecutor)?, time: (any TimeSource)? = nil) {
+        self.time = time
         let taskExecutor = host.flatMap { host in
             Self.same(behavior.unownedExecutor, host.asUnownedSerialExecutor()) ? host as? any TaskExecutor : nil
         }
@@ -194,7 +197,7 @@ package final class CallWorkers: Sendable {
     }
 
     package func run(_ job: CallJob) {
-        let deadline = Deadline.after(job.timeout)
+        let deadline = Deadline.after(job.timeout, on: time)
         let taken = state.withLock { state -> ((Int, UnsafeContinuation<CallJob?, Never>?), (UInt64, Int)?)? in
             // The behaviour is gone: nothing will answer.
             guard !state.ended else { return nil }
@@ -249,7 +252,12 @@ package final class CallWorkers: Sendable {
         Task { [weak self] in
             var wake = wake
             while true {
-                try? await Task.sleep(for: Deadline.left(until: wake))
+                // The workers are not kept alive by a sleep.
+                if let time = self?.time {
+                    await time.sleep(untilNanoseconds: wake)
+                } else {
+                    try? await Task.sleep(for: Deadline.left(until: wake))
+                }
                 guard let self, let next = self.sweep(generation: generation) else { return }
                 wake = next
             }
@@ -259,7 +267,7 @@ package final class CallWorkers: Sendable {
     /// Answers the calls whose deadline passed `call_timeout`; answers when to wake next,
     /// or nil when this sleeper is done (nothing is in flight, or a newer one took over).
     private func sweep(generation: Int) -> UInt64? {
-        let now = Deadline.now()
+        let now = time?.nanoseconds ?? Deadline.now()
         let (expired, next) = state.withLock { state -> ([CallJob], UInt64?) in
             guard state.generation == generation else { return ([], nil) }
             var expired: [CallJob] = []
@@ -300,14 +308,16 @@ enum Deadline {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// The deadline `timeout` after now; a timeout too long to count in nanoseconds is
-    /// as good as none (the deadline is the largest there is).
-    static func after(_ timeout: Duration) -> UInt64 {
+    /// The deadline `timeout` after now on `time` (exactly), or on the coarse clock (with
+    /// its resolution added) when there is none; a timeout too long to count in
+    /// nanoseconds is as good as none (the deadline is the largest there is).
+    static func after(_ timeout: Duration, on time: (any TimeSource)? = nil) -> UInt64 {
         let (seconds, attoseconds) = timeout.components
         let whole = UInt64(clamping: max(0, seconds)).multipliedReportingOverflow(by: 1_000_000_000)
         guard !whole.overflow else { return .max }
         let nanoseconds = whole.partialValue.addingReportingOverflow(UInt64(max(0, attoseconds) / 1_000_000_000))
-        let deadline = nanoseconds.partialValue.addingReportingOverflow(now() &+ resolution)
+        let start = time.map(\.nanoseconds) ?? (now() &+ resolution)
+        let deadline = nanoseconds.partialValue.addingReportingOverflow(start)
         return nanoseconds.overflow || deadline.overflow ? .max : deadline.partialValue
     }
 

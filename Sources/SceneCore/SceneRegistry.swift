@@ -1,3 +1,4 @@
+public import SceneSync
 public import SceneFlow
 public import SceneLinks
 
@@ -56,6 +57,9 @@ public actor SceneRegistry<R: Route> {
     /// - `closePolicy`: asked first whenever an instance is to close interactively, virtual
     ///   ones included; `false` refuses the close (`close_vetoed`) before the instance is
     ///   asked. A forced close asks nobody.
+    /// - `time`: where in-process scenes' timeouts (`timeouts`), close grace and restart
+    ///   windows are read and waited for; the system's monotonic clock when nil. A test
+    ///   gives a manual clock and advances it.
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids, any link pattern
     ///   diagnostic (the link build is strict), an `inProcess` scene without a behaviour,
     ///   or a behaviour for a scene that is not `inProcess`.
@@ -63,7 +67,8 @@ public actor SceneRegistry<R: Route> {
         app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
         behaviors: [String: SceneBehaviorFactory<R>] = [:], processes: (any SceneBacking)? = nil,
-        closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, executor: (any SerialExecutor)? = nil
+        closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
+        executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         var byID: [String: SceneDeclaration<R>] = [:]
         var problems: [String] = []
@@ -107,7 +112,7 @@ public actor SceneRegistry<R: Route> {
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts
-        self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts)
+        self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive)

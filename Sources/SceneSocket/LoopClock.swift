@@ -1,4 +1,4 @@
-import SceneSync
+public import SceneSync
 
 /// Where an event loop reads the time its timers run on: the system's monotonic clock,
 /// or, for tests, a manual clock that stands still until the test advances it.
@@ -8,7 +8,7 @@ import SceneSync
 ///   state-write debounce all follow a manual clock, so a test moves time instead of
 ///   sleeping.
 /// - Rules that measure time (restart windows) read ``now`` from the same clock.
-public final class LoopClock: Sendable {
+public final class LoopClock: TimeSource {
     /// The system's monotonic clock.
     public static let system = LoopClock(manual: false)
 
@@ -24,6 +24,8 @@ public final class LoopClock: Sendable {
         var offset: Duration = .zero
         /// The loops that read it; weakly, since each loop holds its clock.
         var loops: [WeakLoop] = []
+        /// Tasks sleeping on a manual clock, by deadline (nanoseconds since the origin).
+        var sleepers: [(deadline: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private struct WeakLoop: Sendable {
@@ -37,6 +39,36 @@ public final class LoopClock: Sendable {
     /// The time now.
     public var now: ContinuousClock.Instant {
         isManual ? origin + state.withLock { $0.offset } : .now
+    }
+
+    /// Nanoseconds since the clock was made.
+    public var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = (now - origin).components
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    /// Returns once the clock reads `deadline` (``nanoseconds``) or later: at once when it
+    /// does already; on the system clock after the time left; on a manual clock when an
+    /// ``advance(by:)`` reaches it.
+    public func sleep(untilNanoseconds deadline: UInt64) async {
+        guard isManual else {
+            let left = deadline > nanoseconds ? deadline - nanoseconds : 0
+            try? await Task.sleep(for: .nanoseconds(Int64(clamping: left)))
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let due = state.withLock { state -> Bool in
+                guard deadline > UInt64(clamping: Self.nanoseconds(state.offset)) else { return true }
+                state.sleepers.append((deadline, continuation))
+                return false
+            }
+            if due { continuation.resume() }
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
 
     /// How long since the clock was made, in seconds.
@@ -57,13 +89,22 @@ public final class LoopClock: Sendable {
         for loop in loops { await Self.onLoop(loop) {} }
         let target = now + max(duration, .zero)
         while true {
-            var next: ContinuousClock.Instant?
+            var next: ContinuousClock.Instant? = state.withLock { state in
+                state.sleepers.map(\.deadline).min().map { origin + .nanoseconds(Int64(clamping: $0)) }
+            }
             for loop in loops {
                 let deadline = await Self.onLoop(loop) { loop.nextTimerDeadline() }
                 if let deadline, deadline < (next ?? target) { next = deadline }
             }
             let step = min(next ?? target, target)
-            state.withLock { $0.offset = max($0.offset, step - origin) }
+            let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.offset = max(state.offset, step - origin)
+                let reached = UInt64(clamping: Self.nanoseconds(state.offset))
+                let due = state.sleepers.filter { $0.deadline <= reached }
+                state.sleepers.removeAll { $0.deadline <= reached }
+                return due.map(\.continuation)
+            }
+            for sleeper in woken { sleeper.resume() }
             for loop in loops { await Self.onLoop(loop) { loop.runDueTimers() } }
             if step >= target { break }
         }

@@ -1,4 +1,5 @@
 import SceneCore
+import SceneSocket
 import SceneSync
 import Testing
 
@@ -43,7 +44,9 @@ struct SceneBehaviorCallTests {
 
     @Test("calls are refused not_open, not_connected, reserved_method or call_timeout as the case is")
     func callRefusals() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let clock = LoopClock.manual()
+        let registry = try typedRegistry(
+            time: clock, behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let plain = try await registry.open("plain").instance.id
         let gone = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(InstanceID("b-9")!)) }
@@ -54,8 +57,10 @@ struct SceneBehaviorCallTests {
         #expect(reserved?.reason == "reserved_method")
         let unknown = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .scene("nowhere")) }
         #expect(unknown?.reason == "unknown_scene")
-        let slow = await callError { () throws(SceneError) in
-            try await registry.call(SceneCall(method: "hang"), to: .instance(a), timeout: .milliseconds(50))
+        let slow = await whileAdvancing(clock, by: .milliseconds(50)) {
+            await callError { () throws(SceneError) in
+                try await registry.call(SceneCall(method: "hang"), to: .instance(a), timeout: .milliseconds(50))
+            }
         }
         #expect(slow?.reason == "call_timeout")
         #expect(slow?.data["method"] == "hang")

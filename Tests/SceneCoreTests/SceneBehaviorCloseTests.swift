@@ -1,4 +1,5 @@
 import SceneCore
+import SceneSocket
 import SceneSync
 import Testing
 
@@ -61,11 +62,12 @@ struct SceneBehaviorCloseTests {
 
     @Test("stopping every behaviour returns within the close grace even if one never stops, and none starts after it")
     func stopBehaviorsIsBounded() async throws {
+        let clock = LoopClock.manual()
         let registry = try typedRegistry(
-            timeouts: SceneTimeouts(close: .milliseconds(100)),
+            timeouts: SceneTimeouts(close: .seconds(3)), time: clock,
             behaviors: ["a": { _ in NeverStops() }, "b": { _ in Recorder(heard: Heard()) }])
         _ = try await registry.open("a")
-        await registry.stopBehaviors()
+        await whileAdvancing(clock, by: .seconds(3)) { await registry.stopBehaviors() }
         #expect(await rejection { try await registry.open("b") }?.code == "launch_failed")
     }
 }

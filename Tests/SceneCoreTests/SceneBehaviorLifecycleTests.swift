@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneSocket
 import SceneSync
 import Testing
 
@@ -31,10 +32,12 @@ struct SceneBehaviorLifecycleTests {
     func startEndsOrTimesOut() async throws {
         let ending = try typedRegistry(behaviors: ["a": { _ in EndsWhileStarting() }, "b": { _ in Recorder(heard: Heard()) }])
         #expect(await rejection { try await ending.open("a") }?.code == "launch_failed")
+        let clock = LoopClock.manual()
         let slow = try typedRegistry(
-            timeouts: SceneTimeouts(start: .milliseconds(50)),
+            timeouts: SceneTimeouts(start: .seconds(10)), time: clock,
             behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { _ in Recorder(heard: Heard()) }])
-        #expect(await rejection { try await slow.open("a") }?.code == "launch_timeout")
+        let refused = await whileAdvancing(clock, by: .seconds(10)) { await rejection { try await slow.open("a") }?.code }
+        #expect(refused == "launch_timeout")
         #expect(await slow.instance(InstanceID("a-1")!) == nil)
     }
 

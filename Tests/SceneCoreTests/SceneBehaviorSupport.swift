@@ -1,5 +1,6 @@
 import SceneCore
 import SceneFlow
+import SceneSocket
 import SceneSync
 
 // What the in-process behaviour suites share: an app's own route type, behaviours that
@@ -170,7 +171,7 @@ actor Broken: SceneBehavior {
 
 /// A registry of two in-process window scenes, `a` and `b`, and one virtual window, `plain`.
 func typedRegistry(
-    restart: RestartPolicy = .standard, timeouts: SceneTimeouts = .standard,
+    restart: RestartPolicy = .standard, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
     behaviors: [String: SceneBehaviorFactory<Screen>]
 ) throws -> SceneRegistry<Screen> {
     try SceneRegistry<Screen>(
@@ -180,7 +181,26 @@ func typedRegistry(
             SceneDeclaration(id: "b", kind: .window, hosting: .inProcess, restart: restart),
             SceneDeclaration(id: "plain", kind: .window),
         ],
-        behaviors: behaviors, timeouts: timeouts)
+        behaviors: behaviors, timeouts: timeouts, time: time)
+}
+
+/// Runs `operation` while moving `clock` on by `step` at a time, until it is done: a
+/// timeout inside it falls due without the test waiting for it in real time.
+func whileAdvancing<T: Sendable>(
+    _ clock: LoopClock, by step: Duration, _ operation: @escaping @Sendable () async -> T
+) async -> T {
+    let result = Locked<T?>(nil)
+    let task = Task {
+        let value = await operation()
+        result.withLock { $0 = value }
+    }
+    // Bounded: each pass moves the clock a whole step past whatever deadline was set.
+    for _ in 0..<10_000 where result.withLock({ $0 == nil }) {
+        await clock.advance(by: step)
+        await Task.yield()
+    }
+    await task.value
+    return result.withLock { $0! }
 }
 
 /// Polls `condition` until it holds or `seconds` pass.
