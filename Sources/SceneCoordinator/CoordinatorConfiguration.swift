@@ -49,8 +49,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// The clock the coordinator's loop timers run on and its time-driven rules read: scene
     /// processes' heartbeats, launch timeouts, staged stops, relayed call timeouts and
     /// restart windows, the hello throttle and the state write's debounce. The system's by
-    /// default; a test passes `LoopClock.manual()` and advances it instead of waiting.
-    /// In-process behaviours' timeouts (``sceneTimeouts``) do not read it yet.
+    /// default; a test passes `LoopClock.manual()` and advances it instead of waiting. A
+    /// manual clock is also the registry's time source, so in-process behaviours'
+    /// timeouts (``sceneTimeouts``), close grace and restart windows follow it too.
     public var clock: LoopClock = .system
 
     /// What the registry's in-process scenes get, as processes do: ``launchTimeout`` to

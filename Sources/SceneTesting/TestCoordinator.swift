@@ -19,9 +19,9 @@ import SceneWire
 ///   coordinator, ends every scene process it started, and removes the folder.
 /// - Every wait has a deadline; a wait that runs out throws ``TestCoordinatorError``,
 ///   which says what was awaited and what was seen meanwhile.
-/// - With `clock: LoopClock.manual()`, the coordinator's timers for scene processes
-///   (heartbeats, launch timeouts, the staged stop, relayed call timeouts) wait for the
-///   test to advance ``clock``. In-process behaviours' timeouts still run on real time.
+/// - With `clock: LoopClock.manual()`, the coordinator's timers (heartbeats, launch
+///   timeouts, the staged stop, relayed call timeouts, and in-process behaviours' start,
+///   call and close timeouts) wait for the test to advance ``clock``.
 ///
 /// ```swift
 /// try await TestCoordinator.run(manifest: manifest) { coordinator in
