@@ -5,7 +5,9 @@ import SceneCoordinator
 import SceneCore
 import SceneFlow
 import SceneJSON
+import SceneSocket
 import SceneSync
+import SceneTesting
 import SceneWire
 import Testing
 
@@ -41,8 +43,10 @@ private let behaviors: [String: SceneBehaviorFactory<JSONValue>] = [
     "odd": { _ in Odd() },
 ]
 
-private func withMixedScenes<T>(_ body: (ProcessHarness) async throws -> T) async throws -> T {
-    try await withProcesses(extra: inProcessScenes, behaviors: behaviors, body)
+private func withMixedScenes<T>(
+    clock: LoopClock = .system, _ body: (ProcessHarness) async throws -> T
+) async throws -> T {
+    try await withProcesses(extra: inProcessScenes, behaviors: behaviors, configure: { $0.clock = clock }, body)
 }
 
 /// The answer to a `scene.call` (or to the `raw` request instead), or its error object,
@@ -108,7 +112,8 @@ struct InProcessSceneTests {
 
     @Test("a handler's own error is answered as it threw it; any other is scene_failed; one that never answers is call_timeout")
     func failures() async throws {
-        try await withMixedScenes { harness in
+        let clock = LoopClock.manual()
+        try await withMixedScenes(clock: clock) { harness in
             _ = try await harness.control.open("odd")
             let jammed = await outcome(harness.control, .scene("odd"), "jam")
             #expect(jammed["error"]?["code"] == -32000)
@@ -118,7 +123,11 @@ struct InProcessSceneTests {
             #expect(refused["error"] == ["code": -32000, "message": "no paper left", "data": ["reason": "out_of_paper", "tray": 2]])
             let missing = await outcome(harness.control, .scene("odd"), "nope")
             #expect(missing["error"]?["code"] == -32601)
-            #expect(await refusal { _ = try await harness.control.callScene(.scene("odd"), method: "hang", timeout: 0.2) } == "call_timeout")
+            let control = harness.control
+            let hung = await clock.advancing(by: .seconds(1)) {
+                await refusal { _ = try await control.callScene(.scene("odd"), method: "hang", timeout: 1) }
+            }
+            #expect(hung == "call_timeout")
             #expect(await refusal { _ = try await harness.control.callScene(.instance("odd-9"), method: "jam") } == "not_open")
         }
     }

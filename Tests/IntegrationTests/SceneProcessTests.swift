@@ -7,6 +7,7 @@ import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync
+import SceneTesting
 import Testing
 
 @Suite("Scene processes")
@@ -218,7 +219,13 @@ struct SceneProcessTests {
 
     @Test("a relay is refused reserved_method, not_connected, not_open or call_timeout as the case is")
     func relayRefusals() async throws {
-        try await withProcesses(configure: { $0.callTimeout = .milliseconds(300) }) { harness in
+        let clock = LoopClock.manual()
+        try await withProcesses(configure: {
+            $0.callTimeout = .seconds(10)
+            // The clock moves in jumps the puppet cannot answer pings between.
+            $0.heartbeatInterval = .seconds(86_400)
+            $0.clock = clock
+        }) { harness in
             _ = try await harness.control.open("virtual")
             let puppet = try await harness.puppet { message in
                 if message.method == "stall" { try? await Task.sleep(for: .seconds(30)) }
@@ -230,7 +237,11 @@ struct SceneProcessTests {
             #expect(await refusal { _ = try await harness.control.callScene(.instance("virtual-1"), method: "title") } == "not_connected")
             #expect(await refusal { _ = try await harness.control.callScene(.instance("py-9"), method: "title") } == "not_open")
             #expect(await refusal { _ = try await harness.control.callScene(.scene("py"), method: "title") } == "not_open")
-            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "stall") } == "call_timeout")
+            let control = harness.control
+            let stalled = await clock.advancing(by: .seconds(10)) {
+                await refusal { _ = try await control.callScene(.instance(puppet.id), method: "stall") }
+            }
+            #expect(stalled == "call_timeout")
             // A notification is delivered without an answer.
             try await harness.control.notifyScene(.instance(puppet.id), method: "stall")
             // A timeout beyond an hour is refused before anything is relayed.

@@ -1,6 +1,7 @@
 import SceneCore
 import SceneSocket
 import SceneSync
+import SceneTesting
 import Testing
 
 private func callError(_ body: () async throws(SceneError) -> ScenePayload) async -> SceneError? {
@@ -57,7 +58,7 @@ struct SceneBehaviorCallTests {
         #expect(reserved?.reason == "reserved_method")
         let unknown = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .scene("nowhere")) }
         #expect(unknown?.reason == "unknown_scene")
-        let slow = await whileAdvancing(clock, by: .milliseconds(50)) {
+        let slow = await clock.advancing(by: .milliseconds(50)) {
             await callError { () throws(SceneError) in
                 try await registry.call(SceneCall(method: "hang"), to: .instance(a), timeout: .milliseconds(50))
             }

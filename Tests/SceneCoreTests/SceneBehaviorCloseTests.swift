@@ -1,6 +1,7 @@
 import SceneCore
 import SceneSocket
 import SceneSync
+import SceneTesting
 import Testing
 
 /// Who is asked before an in-process scene closes, and how its behaviour is stopped.
@@ -67,7 +68,7 @@ struct SceneBehaviorCloseTests {
             timeouts: SceneTimeouts(close: .seconds(3)), time: clock,
             behaviors: ["a": { _ in NeverStops() }, "b": { _ in Recorder(heard: Heard()) }])
         _ = try await registry.open("a")
-        await whileAdvancing(clock, by: .seconds(3)) { await registry.stopBehaviors() }
+        await clock.advancing(by: .seconds(3)) { await registry.stopBehaviors() }
         #expect(await rejection { try await registry.open("b") }?.code == "launch_failed")
     }
 }

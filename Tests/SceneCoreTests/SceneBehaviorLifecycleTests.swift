@@ -2,6 +2,7 @@ import SceneCore
 import SceneFlow
 import SceneSocket
 import SceneSync
+import SceneTesting
 import Testing
 
 /// An in-process scene's behaviour from registration to restore: which scenes may have one,
@@ -36,7 +37,7 @@ struct SceneBehaviorLifecycleTests {
         let slow = try typedRegistry(
             timeouts: SceneTimeouts(start: .seconds(10)), time: clock,
             behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { _ in Recorder(heard: Heard()) }])
-        let refused = await whileAdvancing(clock, by: .seconds(10)) { await rejection { try await slow.open("a") }?.code }
+        let refused = await clock.advancing(by: .seconds(10)) { await rejection { try await slow.open("a") }?.code }
         #expect(refused == "launch_timeout")
         #expect(await slow.instance(InstanceID("a-1")!) == nil)
     }

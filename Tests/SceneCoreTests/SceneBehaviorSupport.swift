@@ -184,25 +184,6 @@ func typedRegistry(
         behaviors: behaviors, timeouts: timeouts, time: time)
 }
 
-/// Runs `operation` while moving `clock` on by `step` at a time, until it is done: a
-/// timeout inside it falls due without the test waiting for it in real time.
-func whileAdvancing<T: Sendable>(
-    _ clock: LoopClock, by step: Duration, _ operation: @escaping @Sendable () async -> T
-) async -> T {
-    let result = Locked<T?>(nil)
-    let task = Task {
-        let value = await operation()
-        result.withLock { $0 = value }
-    }
-    // Bounded: each pass moves the clock a whole step past whatever deadline was set.
-    for _ in 0..<10_000 where result.withLock({ $0 == nil }) {
-        await clock.advance(by: step)
-        await Task.yield()
-    }
-    await task.value
-    return result.withLock { $0! }
-}
-
 /// Polls `condition` until it holds or `seconds` pass.
 func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
