@@ -20,7 +20,8 @@ public import Testing
 public final class RegistryEventRecorder<R: Route>: Sendable {
     private let registry: SceneRegistry<R>
     private let shared: Shared
-    private let reader: Task<Void, Never>
+    /// Kept for the subscription's life; it holds nothing (events are taken as emitted).
+    private let subscription: EventStream<SequencedEvent<R>>
 
     private struct State {
         var received: [SequencedEvent<R>] = []
@@ -28,26 +29,40 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
         var lastSeq: UInt64
     }
 
-    /// What the reading task and the recorder share.
+    /// What the registry's emitting and the recorder share.
     private final class Shared: Sendable {
-        let state: Locked<State>
-        init(lastSeq: UInt64) { state = Locked(State(lastSeq: lastSeq)) }
+        let state = Locked(State(lastSeq: 0))
     }
 
     /// Starts recording every event `registry` emits from now on.
+    ///
+    /// - An event is recorded as the registry emits it, in the same step: once a request
+    ///   has answered, the events it caused are here.
     public init(_ registry: SceneRegistry<R>) {
         self.registry = registry
-        let (seq, stream) = registry.subscribe(buffering: .unbounded)
-        let shared = Shared(lastSeq: seq)
+        let shared = Shared()
         self.shared = shared
-        self.reader = Task {
-            for await event in stream {
-                shared.state.withLock { $0.received.append(event) }
+        let (seq, stream) = registry.subscribe(buffering: .unbounded) { event in
+            // The filter may be asked more than once about one event: each is kept once.
+            shared.state.withLock { state in
+                if event.seq > (state.received.last?.seq ?? 0) { state.received.append(event) }
             }
+            return false
         }
+        shared.state.withLock { $0.lastSeq = seq }
+        self.subscription = stream
     }
 
-    deinit { reader.cancel() }
+    /// Takes, without waiting, every event recorded and not yet received.
+    func unassertedNow() -> [SequencedEvent<R>] {
+        shared.state.withLock { state in
+            defer {
+                state.consumed = state.received.count
+                if let last = state.received.last { state.lastSeq = last.seq }
+            }
+            return Array(state.received[state.consumed...])
+        }
+    }
 
     /// Waits for the next event and records an issue unless it equals `expected`.
     @discardableResult

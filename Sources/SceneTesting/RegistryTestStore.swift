@@ -1,6 +1,7 @@
 public import SceneCore
 public import SceneFlow
 public import SceneJSON
+import SceneSync
 public import Testing
 
 /// What a registry request answers that has a name on the wire: an open, a route, a link.
@@ -42,12 +43,28 @@ public final class RegistryTestStore<R: Route>: Sendable {
     /// What the store insists on at ``finish(timeout:sourceLocation:)``.
     public let exhaustivity: Exhaustivity
     private let events: RegistryEventRecorder<R>
+    private let finished = Locked(false)
+    private let createdAt: SourceLocation
 
     /// A test store over `registry`, recording every event it emits from now on.
-    public init(_ registry: SceneRegistry<R>, exhaustivity: Exhaustivity = .on) {
+    public init(
+        _ registry: SceneRegistry<R>, exhaustivity: Exhaustivity = .on, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         self.registry = registry
         self.exhaustivity = exhaustivity
         self.events = RegistryEventRecorder(registry)
+        self.createdAt = sourceLocation
+    }
+
+    /// A store that ends without ``finish(timeout:sourceLocation:)`` still fails on the
+    /// events it recorded and nobody received (events are recorded as the registry emits
+    /// them, so those of every request that answered are there).
+    deinit {
+        guard !finished.withLock({ $0 }) else { return }
+        for event in events.unassertedNow() {
+            exhaustivity.report(
+                "event not asserted (the store ended without finish()): #\(event.seq) \(event.event)", sourceLocation: createdAt)
+        }
     }
 
     // MARK: Requests
@@ -145,6 +162,7 @@ public final class RegistryTestStore<R: Route>: Sendable {
     /// Waits for every event emitted so far, then fails on each one not received (when
     /// exhaustive).
     public func finish(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+        finished.withLock { $0 = true }
         for event in await events.unasserted(timeout: timeout, sourceLocation: sourceLocation) {
             exhaustivity.report("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)
         }

@@ -81,6 +81,15 @@ struct RegistryTestStoreFailing {
         } matching: { $0.says("event not asserted") }
     }
 
+    @Test("a store that ends without finish still fails on the events nobody received")
+    func endsWithoutFinish() async throws {
+        let registry = try SceneRegistry(manifest: .demo)
+        await withKnownIssue {
+            let store = RegistryTestStore(registry)
+            await store.open("main", .opened)
+        } matching: { $0.says("the store ended without finish()") }
+    }
+
     @Test("a different event than the one expected fails")
     func wrongEvent() async throws {
         let store = try demoStore(exhaustivity: .off)
