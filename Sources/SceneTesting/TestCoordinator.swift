@@ -41,20 +41,27 @@ public final class TestCoordinator: Sendable {
     private let manifest: Manifest
     private let behaviors: [String: SceneBehaviorFactory<JSONValue>]
     private let configuration: CoordinatorConfiguration
+    private let connectsControl: Bool
     private let running: Locked<Running>
     private let log = EventLog()
 
     private struct Running {
         var coordinator: Coordinator<JSONValue>
-        var control: SceneConnection
+        var control: SceneConnection?
         var clients: [SceneConnection] = []
     }
 
     /// The coordinator serving now (a new one after ``restart()``).
     public var coordinator: Coordinator<JSONValue> { running.withLock { $0.coordinator } }
 
-    /// A control client, connected.
-    public var control: SceneConnection { running.withLock { $0.control } }
+    /// A control client, connected (unless the run was made with `connectsControl: false`,
+    /// when asking for it traps: use ``connect(client:)``).
+    public var control: SceneConnection {
+        guard let control = running.withLock({ $0.control }) else {
+            preconditionFailure("this test coordinator was run with connectsControl: false; use connect(client:)")
+        }
+        return control
+    }
 
     /// Every event the registry emitted so far, in order (across restarts), as a
     /// subscription receives them.
@@ -68,13 +75,15 @@ public final class TestCoordinator: Sendable {
     ///
     /// - `keepsState`: the coordinator keeps a state file in the folder, so that
     ///   ``restart()`` brings its instances back.
+    /// - `connectsControl`: whether ``control`` is connected; a test that counts the
+    ///   coordinator's connections says `false` and connects its own clients.
     /// - `configure` adjusts the configuration (socket and state file are set already).
     /// - Afterwards, pass or fail: every client closed, the coordinator stopped, every
     ///   scene process it started ended, the folder removed.
     public static func run<T>(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], clock: LoopClock = .system,
-        keepsState: Bool = false, configure: (inout CoordinatorConfiguration) -> Void = { _ in },
-        _ body: (TestCoordinator) async throws -> T
+        keepsState: Bool = false, connectsControl: Bool = true,
+        configure: (inout CoordinatorConfiguration) -> Void = { _ in }, _ body: (TestCoordinator) async throws -> T
     ) async throws -> T {
         var template = Array("/tmp/sctest-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestCoordinatorError.setUp("cannot make a temporary folder") }
@@ -85,7 +94,8 @@ public final class TestCoordinator: Sendable {
         if keepsState { configuration.stateFile = "\(folder)/state.json" }
         configure(&configuration)
         let harness = try await TestCoordinator(
-            folder: folder, manifest: manifest, behaviors: behaviors, configuration: configuration)
+            folder: folder, manifest: manifest, behaviors: behaviors, configuration: configuration,
+            connectsControl: connectsControl)
         do {
             let result = try await body(harness)
             harness.tearDown()
@@ -98,28 +108,31 @@ public final class TestCoordinator: Sendable {
 
     private init(
         folder: String, manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>],
-        configuration: CoordinatorConfiguration
+        configuration: CoordinatorConfiguration, connectsControl: Bool
     ) async throws {
         self.folder = folder
+        self.connectsControl = connectsControl
         self.socketPath = configuration.socketPath
         self.clock = configuration.clock
         self.manifest = manifest
         self.behaviors = behaviors
         self.configuration = configuration
         let (coordinator, control) = try await Self.start(
-            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: nil, log: log)
+            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: nil, log: log,
+            connectsControl: connectsControl)
         running = Locked(Running(coordinator: coordinator, control: control))
     }
 
     private static func start(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>], configuration: CoordinatorConfiguration,
-        restoring snapshot: RegistrySnapshot<JSONValue>?, log: EventLog
-    ) async throws -> (Coordinator<JSONValue>, SceneConnection) {
+        restoring snapshot: RegistrySnapshot<JSONValue>?, log: EventLog, connectsControl: Bool
+    ) async throws -> (Coordinator<JSONValue>, SceneConnection?) {
         // The log follows the registry itself from before any restored process starts, so
         // it holds every event, a restart's first spawns included.
         let coordinator = try await Coordinator.start(
             app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy, immersive: manifest.immersive,
             behaviors: behaviors, configuration: configuration, restoring: snapshot, observing: { log.follow($0) })
+        guard connectsControl else { return (coordinator, nil) }
         do {
             let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 20)
             return (coordinator, control)
@@ -155,7 +168,8 @@ public final class TestCoordinator: Sendable {
     public func waitUntilActive(_ id: String, timeout: Duration = .seconds(20)) async throws {
         // Only an event after the state was read counts: an old one may be stale.
         let mark = eventCount
-        if try await control.state().instances.first(where: { $0.id == id })?.phase == "active" { return }
+        let state = await coordinator.registry.state()
+        if state.instances.first(where: { $0.id.description == id })?.phase == .active { return }
         try await event("\(id) to become active", after: mark, timeout: timeout) { event in
             switch event.type {
             case "scene.opened": return event.params["instance"]?["id"] == .string(id)
@@ -203,13 +217,14 @@ public final class TestCoordinator: Sendable {
     public func restart() async throws {
         guard let path = configuration.stateFile else { throw TestCoordinatorError.setUp("restart needs keepsState: true") }
         let (old, control) = running.withLock { ($0.coordinator, $0.control) }
-        control.close()
+        control?.close()
         await old.shutdown()
         await old.waitUntilStopped()
         let state = try StateFile.read(path)
         if let state { _ = StateFile.endLeftovers(of: state) }
         let (coordinator, newControl) = try await Self.start(
-            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: state?.snapshot, log: log)
+            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: state?.snapshot, log: log,
+            connectsControl: connectsControl)
         running.withLock {
             $0.coordinator = coordinator
             $0.control = newControl
@@ -219,7 +234,7 @@ public final class TestCoordinator: Sendable {
     // MARK: Teardown
 
     private func tearDown() {
-        let (coordinator, connections) = running.withLock { ($0.coordinator, [$0.control] + $0.clients) }
+        let (coordinator, connections) = running.withLock { ($0.coordinator, [$0.control].compactMap { $0 } + $0.clients) }
         for connection in connections { connection.close() }
         // Stopping kills every scene process's group and reaps it before it returns.
         coordinator.stop()

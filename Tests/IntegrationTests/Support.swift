@@ -7,6 +7,7 @@ import SceneFlow
 import SceneJSON
 import SceneSocket
 import SceneWire
+import SceneTesting
 import Testing
 
 /// A private temporary folder with a short path (socket paths are limited to 107 bytes).
@@ -18,6 +19,11 @@ final class TemporaryFolder {
         var template = Array("/tmp/sct-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SocketError("mkdtemp") }
         path = String(cString: made)
+    }
+
+    /// A folder that exists already (whose owner removes it).
+    init(existing path: String) {
+        self.path = path
     }
 
     func file(_ name: String) -> String { "\(path)/\(name)" }
@@ -33,23 +39,22 @@ func withTemporaryFolder<T>(_ body: (TemporaryFolder) async throws -> T) async t
     return try await body(folder)
 }
 
-/// A coordinator serving the demo manifest on a socket in its own folder. Use it through
-/// ``withServer(manifest:configure:_:)``, which stops it and removes the folder afterwards
-/// (object lifetimes in Swift end at last use, so a deinit cannot be relied on here).
-final class TestServer {
-    let folder: TemporaryFolder
-    let coordinator: Coordinator<JSONValue>
-    var path: String { coordinator.configuration.socketPath }
+/// A coordinator serving the demo manifest on a socket in its own folder: a
+/// ``TestCoordinator`` with no control client of its own (these tests count connections).
+/// Use it through ``withServer(manifest:configure:_:)``.
+final class TestServer: Sendable {
+    let test: TestCoordinator
+    /// The server's temporary folder (its socket is in `run/` inside it).
+    var folder: TemporaryFolder { TemporaryFolder(existing: test.folder) }
+    var coordinator: Coordinator<JSONValue> { test.coordinator }
+    var path: String { test.socketPath }
 
-    init(manifest: Manifest = .demo, configure: (inout CoordinatorConfiguration) -> Void = { _ in }) throws {
-        folder = try TemporaryFolder()
-        var configuration = CoordinatorConfiguration(socketPath: folder.file("run/demo.sock"))
-        configure(&configuration)
-        coordinator = try Coordinator(configuration: configuration) { try SceneRegistry(manifest: manifest, executor: $0) }
+    init(_ test: TestCoordinator) {
+        self.test = test
     }
 
     func connect(client: String = "tests") async throws -> SceneConnection {
-        try await SceneConnection.connect(path: path, client: client, timeout: 10)
+        try await test.connect(client: client)
     }
 }
 
@@ -58,12 +63,13 @@ func withServer<T>(
     manifest: Manifest = .demo, configure: (inout CoordinatorConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try TestServer(manifest: manifest, configure: configure)
-    defer {
-        server.coordinator.stop()
-        server.folder.remove()
+    try await TestCoordinator.run(manifest: manifest, connectsControl: false, configure: { configuration in
+        let folder = URL(fileURLWithPath: configuration.socketPath).deletingLastPathComponent().path
+        configuration.socketPath = "\(folder)/run/demo.sock"
+        configure(&configuration)
+    }) { test in
+        try await body(TestServer(test))
     }
-    return try await body(server)
 }
 
 /// A socket client that writes raw bytes and reads raw frames, with timeouts: for feeding
