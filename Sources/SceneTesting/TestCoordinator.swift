@@ -12,7 +12,7 @@ import SceneWire
 /// A coordinator started in the test's own process on a temporary socket, with the waits
 /// an integration test needs and the cleanup it must not forget.
 ///
-/// - ``run(manifest:behaviors:clock:keepsState:configure:_:)`` makes a private temporary
+/// - ``run(manifest:behaviors:clock:keepsState:connectsControl:configure:_:)`` makes a private temporary
 ///   folder, starts the coordinator in it (process scenes of any command, in-process
 ///   behaviours, virtual scenes), records every event its registry emits from the first,
 ///   connects a control client, runs the test, and then — whether the test passed, failed or threw — stops the
