@@ -271,12 +271,23 @@ public enum TestCoordinatorError: Error, CustomStringConvertible {
 /// Every event a test coordinator's subscriptions saw, with waiters woken as they arrive.
 private final class EventLog: Sendable {
     private struct State {
-        var events: [WireEvent] = []
+        /// As the registry emitted them; made wire events only when a test reads them.
+        var raw: [SequencedEvent<JSONValue>] = []
+        /// The wire form of the first `converted.count` raw events.
+        var converted: [WireEvent] = []
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiter: UInt64 = 0
         /// Waits whose time ran out before they were registered.
         var expired: Set<UInt64> = []
         var readers: [Task<Void, Never>] = []
+
+        /// Every event in wire form, converting those not converted yet.
+        var events: [WireEvent] {
+            mutating get {
+                if converted.count < raw.count { converted += raw[converted.count...].map(WireEvent.init) }
+                return converted
+            }
+        }
     }
 
     private struct Waiter {
@@ -290,13 +301,13 @@ private final class EventLog: Sendable {
 
     var all: [WireEvent] { state.withLock { $0.events } }
 
-    var count: Int { state.withLock { $0.events.count } }
+    var count: Int { state.withLock { $0.raw.count } }
 
     /// Appends every event `registry` emits from now on.
     func follow(_ registry: SceneRegistry<JSONValue>) {
         let (_, stream) = registry.subscribe(buffering: .unbounded)
         let reader = Task { [self] in
-            for await event in stream { append(WireEvent(event)) }
+            for await event in stream { append(event) }
         }
         state.withLock { $0.readers.append(reader) }
     }
@@ -306,11 +317,14 @@ private final class EventLog: Sendable {
     }
 
     // A test's matcher never runs under the lock: it may read the log itself.
-    private func append(_ event: WireEvent) {
+    private func append(_ raw: SequencedEvent<JSONValue>) {
         let (index, waiters) = state.withLock { state -> (Int, [UInt64: Waiter]) in
-            state.events.append(event)
-            return (state.events.count - 1, state.waiters)
+            state.raw.append(raw)
+            return (state.raw.count - 1, state.waiters)
         }
+        // Made a wire event only when a test waits for one.
+        guard !waiters.isEmpty else { return }
+        let event = WireEvent(raw)
         for (key, waiter) in waiters where index >= waiter.from && waiter.matches(event) { resolve(key, with: event) }
     }
 
