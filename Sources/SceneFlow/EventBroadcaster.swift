@@ -42,8 +42,9 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
     /// Registers a subscriber and returns its stream of the events published from now on.
     ///
     /// - `include`, when given, picks the events the subscriber wants; it runs on the
-    ///   publishing thread, under the broadcaster's lock, so it must be quick. Events it
-    ///   leaves out never reach the subscriber's buffer, nor wake its reader.
+    ///   publishing thread, under the broadcaster's lock, so it must be quick, and it is
+    ///   asked once about each event. Events it leaves out never reach the subscriber's
+    ///   buffer, nor wake its reader.
     /// - After ``finish()``, the stream is already finished.
     public func subscribe(
         buffering: EventBuffering = .default, where include: (@Sendable (Event) -> Bool)? = nil
@@ -82,11 +83,12 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
             for subscriber in state.subscribers {
                 let delivered: Bool
                 if let include = subscriber.include {
-                    if events.allSatisfy(include) {
-                        delivered = subscriber.buffer.deliver(contentsOf: events)
-                    } else {
-                        let wanted = events.filter(include)
+                    // Each event is asked about once; all of them wanted is delivered as is.
+                    if let first = events.firstIndex(where: { !include($0) }) {
+                        let wanted = Array(events[..<first]) + events[events.index(after: first)...].filter(include)
                         delivered = wanted.isEmpty ? subscriber.buffer.isOpen : subscriber.buffer.deliver(contentsOf: wanted)
+                    } else {
+                        delivered = subscriber.buffer.deliver(contentsOf: events)
                     }
                 } else {
                     delivered = subscriber.buffer.deliver(contentsOf: events)

@@ -42,11 +42,9 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
         self.registry = registry
         let shared = Shared()
         self.shared = shared
+        // The filter is asked once about each event, as it is emitted.
         let (seq, stream) = registry.subscribe(buffering: .unbounded) { event in
-            // The filter may be asked more than once about one event: each is kept once.
-            shared.state.withLock { state in
-                if event.seq > (state.received.last?.seq ?? 0) { state.received.append(event) }
-            }
+            shared.state.withLock { $0.received.append(event) }
             return false
         }
         shared.state.withLock { $0.lastSeq = seq }

@@ -1,4 +1,5 @@
 import SceneFlow
+import SceneSync
 import Testing
 
 /// Reads up to `count` events, or fewer when the stream ends.
@@ -65,6 +66,21 @@ struct EventStreamTests {
         // Left-out events take no room in its buffer: 2, 4, 6 fit in three, 8 does not.
         #expect(await collect(even, count: 10) == [2, 4, 6])
         #expect(await collect(all, count: 10) == Array(1...8))
+    }
+
+    @Test("a subscriber's filter is asked once about each event, whether it picks all of a batch or some")
+    func filterAskedOnce() async {
+        let broadcaster = EventBroadcaster<Int>()
+        let asked = Locked<[Int]>([])
+        let odd = broadcaster.subscribe { event in
+            asked.withLock { $0.append(event) }
+            return event % 2 == 1
+        }
+        broadcaster.publish(contentsOf: [1, 3, 5])
+        broadcaster.publish(contentsOf: [7, 8, 9, 10, 11])
+        broadcaster.finish()
+        #expect(asked.withLock { $0 } == [1, 3, 5, 7, 8, 9, 10, 11])
+        #expect(await collect(odd, count: 10) == [1, 3, 5, 7, 9, 11])
     }
 
     @Test("newest(n) keeps the newest n undelivered events and counts the dropped")
