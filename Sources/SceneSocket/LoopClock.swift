@@ -42,10 +42,7 @@ public final class LoopClock: TimeSource {
     }
 
     /// Nanoseconds since the clock was made.
-    public var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = (now - origin).components
-        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
+    public var nanoseconds: UInt64 { UInt64(clamping: Self.nanoseconds(now - origin)) }
 
     /// Returns once the clock reads `deadline` (``nanoseconds``) or later: at once when it
     /// does already; on the system clock after the time left; on a manual clock when an
