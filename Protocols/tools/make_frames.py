@@ -25,8 +25,10 @@ def frame(payload):
     return len(payload).to_bytes(4, "big") + payload
 
 
-def add(name, payload, expect, after_hello=True, schema=None, is_json=True):
-    """`payload`: text or bytes. `is_json`: whether the protocol's parser accepts it."""
+def add(name, payload, expect, after_hello=True, schema=None, is_json=True, setup=None):
+    """`payload`: text or bytes. `is_json`: whether the protocol's parser accepts it.
+    `setup`: requests ({method, params}) sent after hello, each answered with a result,
+    before the frame."""
     raw = payload.encode("utf-8") if isinstance(payload, str) else payload
     vector = {"name": name, "hex": frame(raw).hex()}
     try:
@@ -38,6 +40,8 @@ def add(name, payload, expect, after_hello=True, schema=None, is_json=True):
     if schema:
         vector["schema"] = schema
     vector["after_hello"] = after_hello
+    if setup:
+        vector["setup"] = setup
     vector["expect"] = expect
     vectors.append(vector)
 
@@ -68,9 +72,12 @@ def ok(name, id, method, params=None, after_hello=True):
     add(name, request(id, method, params), RESULT, after_hello, "request.json")
 
 
-def refused(name, id, method, params, code, reason=None, valid=True):
+def refused(name, id, method, params, code, reason=None, valid=True, setup=None):
     """A request that is answered with an error; `valid`: it matches request.json."""
-    add(name, request(id, method, params), error(code, reason), True, "request.json" if valid else None)
+    add(name, request(id, method, params), error(code, reason), True, "request.json" if valid else None, setup=setup)
+
+
+OPEN_MAIN = [{"method": "scene.open", "params": {"scene": "main"}}]
 
 
 HELLO = {"protocol": [1], "role": "control", "client": "vectors"}
@@ -220,10 +227,12 @@ refused("flow.send: push without a route is invalid params", 27, "flow.send",
 refused("flow.send: intent missing is invalid params", 28, "flow.send", {"instance": "main-1"}, -32602, valid=False)
 refused("flow.apply: to an instance that is not open is not_open", 29, "flow.apply",
         {"instance": "main-1", "plan": [{"type": "push", "route": "a"}, {"type": "sheet", "route": "b"}]}, -32000, "not_open")
-refused("flow.apply: a plan with two modals is invalid params", 30, "flow.apply",
-        {"instance": "main-1", "plan": [{"type": "sheet", "route": "a"}, {"type": "cover", "route": "b"}]}, -32602)
-refused("flow.apply: a plan with a modal before a push is invalid params", 31, "flow.apply",
-        {"instance": "main-1", "plan": [{"type": "sheet", "route": "a"}, {"type": "push", "route": "b"}]}, -32602)
+refused("flow.apply: a plan with two modals is invalid_plan too_many_modals, as a reset intent", 30, "flow.apply",
+        {"instance": "main-1", "plan": [{"type": "sheet", "route": "a"}, {"type": "cover", "route": "b"}]}, -32000,
+        "invalid_plan", setup=OPEN_MAIN)
+refused("flow.apply: a plan with a modal before a push is invalid_plan modal_not_at_tail, as a reset intent", 31,
+        "flow.apply", {"instance": "main-1", "plan": [{"type": "sheet", "route": "a"}, {"type": "push", "route": "b"}]},
+        -32000, "invalid_plan", setup=OPEN_MAIN)
 refused("flow.apply: a step type modal is invalid params", 32, "flow.apply",
         {"instance": "main-1", "plan": [{"type": "modal", "route": "a"}]}, -32602, valid=False)
 refused("flow.batch: to an instance that is not open is not_open", 33, "flow.batch",
@@ -256,11 +265,11 @@ ok("unsubscribe: without a subscription", 54, "unsubscribe", {})
 
 # ---------------------------------------------------------------- server messages (sent back to the server: -32600, missing method)
 MAIN_1 = {"id": "main-1", "scene": "main", "kind": "window", "value": None, "phase": "active", "focused": True,
-          "path": [], "pushedFrom": None}
+          "path": [], "queue": [], "pushedFrom": None}
 NOTES_1 = {"id": "notes-1", "scene": "notes", "kind": "window", "value": None, "phase": "active", "focused": True,
-           "path": [], "pushedFrom": "main-1"}
+           "path": [], "queue": [], "pushedFrom": "main-1"}
 VIEWER_1 = {"id": "viewer-1", "scene": "viewer", "kind": "window", "value": "42", "phase": "active", "focused": True,
-            "path": [{"type": "push", "route": {"screen": "page", "doc": "42"}}], "pushedFrom": None}
+            "path": [{"type": "push", "route": {"screen": "page", "doc": "42"}}], "queue": [], "pushedFrom": None}
 DEMO_SCENES = [
     {"id": "main", "kind": "window", "instances": "single", "restore": True},
     {"id": "viewer", "kind": "window", "instances": "perValue", "restore": True},
@@ -331,7 +340,13 @@ event("event: scene.phase_changed", {"seq": 3, "type": "scene.phase_changed", "i
 event("event: scene.opened (a pushed window)", {"seq": 4, "type": "scene.opened", "instance": NOTES_1})
 event("event: scene.pushed", {"seq": 5, "type": "scene.pushed", "instance": "notes-1", "from": "main-1"})
 event("event: flow.changed", {"seq": 7, "type": "flow.changed", "instance": "notes-1",
-                              "path": [{"type": "push", "route": "a"}, {"type": "sheet", "route": {"screen": "share"}}]})
+                              "path": [{"type": "push", "route": "a"}, {"type": "sheet", "route": {"screen": "share"}}],
+                              "queue": [], "cause": {"by": "control", "intent": "sheet"}})
+event("event: flow.changed by a link's plan (no single intent)", {
+    "seq": 8, "type": "flow.changed", "instance": "viewer-1",
+    "path": [{"type": "push", "route": {"screen": "page", "doc": "7"}}], "queue": [], "cause": {"by": "link"}})
+event("event: flow.queued", {"seq": 9, "type": "flow.queued", "instance": "notes-1",
+                             "step": {"type": "cover", "route": "login"}, "queue": [{"type": "cover", "route": "login"}]})
 event("event: scene.dismissed", {"seq": 8, "type": "scene.dismissed", "instance": "notes-1", "reason": "requested"})
 event("event: link.pending", {"seq": 11, "type": "link.pending", "url": "demo://demo.example/theatre/opera"})
 event("event: link.superseded", {"seq": 12, "type": "link.superseded", "url": "demo://demo.example/theatre/opera"})

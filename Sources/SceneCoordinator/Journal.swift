@@ -216,8 +216,7 @@ final class Journal: Sendable {
 
 extension RegistrySnapshot where R == JSONValue {
     /// This snapshot with `events` (as the wire carries them) applied in order: what the
-    /// registry looked like after them. Queued modals of an instance whose path changed
-    /// are not in `flow.changed`, so they are dropped; every other change is kept.
+    /// registry looked like after them, queued modals included.
     public func applying(_ events: [JSONValue]) -> RegistrySnapshot<JSONValue> {
         var snapshot = self
         for event in events { snapshot.apply(event) }
@@ -237,8 +236,10 @@ extension RegistrySnapshot where R == JSONValue {
             else { return }
             instances.removeAll { $0.id == opened }
             instances.append(InstanceSnapshot(
-                id: opened, value: info.value.isNull ? nil : info.value, phase: phase,
-                flow: FlowSnapshot(path: info.path), pushedFrom: info.pushedFrom.flatMap(InstanceID.init)))
+                // Not `nil` alone: JSONValue is nil-literal expressible, so that would be `.null`.
+                id: opened, value: info.value.isNull ? JSONValue?.none : info.value, phase: phase,
+                flow: FlowSnapshot(path: info.path, queuedModals: info.queue),
+                pushedFrom: info.pushedFrom.flatMap(InstanceID.init)))
             instances.sort { $0.id < $1.id }
             counters[opened.scene] = max(counters[opened.scene] ?? 0, opened.number)
             if info.kind == "immersive" { immersive = opened }
@@ -259,7 +260,11 @@ extension RegistrySnapshot where R == JSONValue {
             update { $0.pushedFrom = from }
         case "flow.changed":
             guard let path = try? event["path"]?.decoded(as: [RouteStep<JSONValue>].self) else { return }
-            update { $0.flow = FlowSnapshot(path: path) }
+            let queue = (try? event["queue"]?.decoded(as: [RouteStep<JSONValue>].self)) ?? []
+            update { $0.flow = FlowSnapshot(path: path, queuedModals: queue) }
+        case "flow.queued":
+            guard let queue = try? event["queue"]?.decoded(as: [RouteStep<JSONValue>].self) else { return }
+            update { $0.flow.queuedModals = queue }
         case "link.pending":
             pendingLink = event["url"]?.stringValue
         case "link.handled", "link.superseded", "link.rejected":

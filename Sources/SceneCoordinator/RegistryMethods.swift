@@ -15,7 +15,7 @@ enum RegistryRequest: Sendable {
     case focus(InstanceID)
     case route(JSONValue, from: InstanceID)
     case flowSend(InstanceID, FlowIntent<JSONValue>)
-    case flowApply(InstanceID, FlowPlan<JSONValue>)
+    case flowApply(InstanceID, [RouteStep<JSONValue>])
     case flowBatch(InstanceID, [FlowIntent<JSONValue>], stopOnFailure: Bool)
     case flowTransaction(InstanceID, [FlowIntent<JSONValue>])
     case link(String)
@@ -170,7 +170,9 @@ enum RegistryMethods {
     /// - A registry of the app's own routes gets the request's routes decoded from their
     ///   JSON (-32602 when they do not fit), and answers with its routes encoded.
     @_specialize(where R == JSONValue)
-    static func begin<R: Route>(_ request: RegistryRequest, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+    static func begin<R: Route>(
+        _ request: RegistryRequest, by source: FlowCause.Source, on registry: isolated SceneRegistry<R>
+    ) -> RegistryStep<R, WireAnswer> {
         typealias Routes = WireRoutes<R>
         switch request {
         case .open(let scene, let value):
@@ -234,7 +236,7 @@ enum RegistryMethods {
                 let intent = try Routes.decode(FlowIntent<R>.self, from: json, member: "intent")
                 let (outcome, path) = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowSend.rawValue) { instance throws(RegistryRejection) in
-                        (try instance.send(intent), instance.path)
+                        (try instance.send(intent, by: source), instance.path)
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
@@ -242,10 +244,10 @@ enum RegistryMethods {
             }
         case .flowApply(let id, let json):
             return now { () throws(WireError) in
-                let plan = try Routes.decode(FlowPlan<R>.self, from: json, member: "plan")
+                let steps = try Routes.decode([RouteStep<R>].self, from: json, member: "plan")
                 let (outcome, path) = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowApply.rawValue) { instance throws(RegistryRejection) in
-                        (try instance.apply(plan), instance.path)
+                        (try instance.apply(steps: steps, by: source), instance.path)
                     }
                 }
                 if case .rejected(let reason) = outcome { throw .domain(reason) }
@@ -256,7 +258,7 @@ enum RegistryMethods {
                 let intents = try Routes.decode([FlowIntent<R>].self, from: json, member: "intents")
                 let result = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowBatch.rawValue) { instance throws(RegistryRejection) in
-                        try instance.batch(intents, stopOnFailure: stopOnFailure)
+                        try instance.batch(intents, stopOnFailure: stopOnFailure, by: source)
                     }
                 }
                 let outcomes = result.outcomes.map { outcome in
@@ -269,7 +271,7 @@ enum RegistryMethods {
                 let intents = try Routes.decode([FlowIntent<R>].self, from: json, member: "intents")
                 let outcome = try domain { () throws(RegistryRejection) in
                     try registry.withInstance(id, for: WireMethod.flowTransaction.rawValue) { instance throws(RegistryRejection) in
-                        try instance.transaction(intents)
+                        try instance.transaction(intents, by: source)
                     }
                 }
                 switch outcome {

@@ -21,8 +21,8 @@ protocol ServedRegistry: Sendable {
     var sequence: UInt64 { get }
     /// Every event from now on, with its routes as JSON, as it is emitted.
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
-    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:on:)``).
-    func begin(_ request: RegistryRequest) -> ServedStep
+    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:by:on:)``), `source` saying whose flow changes they are.
+    func begin(_ request: RegistryRequest, by source: FlowCause.Source) -> ServedStep
 
     func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection>
     func isOpen(_ id: InstanceID) -> Bool
@@ -63,8 +63,8 @@ struct Served<R: Route>: ServedRegistry {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
-    func begin(_ request: RegistryRequest) -> ServedStep {
-        switch on({ RegistryMethods.begin(request, on: $0) }) {
+    func begin(_ request: RegistryRequest, by source: FlowCause.Source) -> ServedStep {
+        switch on({ RegistryMethods.begin(request, by: source, on: $0) }) {
         case .done(let result):
             return .done(result)
         case .waiting(let wait):

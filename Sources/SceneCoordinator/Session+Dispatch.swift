@@ -69,7 +69,7 @@ extension Session {
             answerRegistry(id, frame: Self.frame(id, .failure(error)))
             return
         }
-        switch server.registry.begin(request) {
+        switch server.registry.begin(request, by: role == .scene ? .scene : .control) {
         case .done(let result):
             let answer = Self.flatten(result)
             // More slices than its head, one slice of instances and its tail: written in turns.

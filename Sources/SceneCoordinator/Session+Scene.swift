@@ -9,14 +9,16 @@ import SceneWire
 /// to a scene of its own instance's flow and phase changes.
 extension Session {
     /// Tells the scene process behind a flow or phase change's instance, when one is
-    /// connected (`session(id)`): `scene.flowChanged {path, seq}` or `scene.phaseChanged
+    /// connected (`session(id)`): `flow.changed {path, queue, cause, seq}` or `scene.phase_changed
     /// {phase}`. Other events are not relayed; nothing is encoded for an instance with no
     /// process connected.
     static func relayToScene(_ event: SequencedEvent<JSONValue>, sessions session: (InstanceID) -> Session?) {
         switch event.event {
-        case .flowChanged(let id, let path):
-            session(id)?.notify(
-                SceneMethod.flowChanged, params: RawJSON(.object(["path": WireCodec.json(path), "seq": .integer(Int(event.seq))])))
+        case .flowChanged(let id, _, _, _):
+            guard let session = session(id), case .object(var params) = WireCodec.eventParams(event) else { return }
+            params["type"] = nil
+            params["instance"] = nil
+            session.notify(SceneMethod.flowChanged, params: RawJSON(.object(params)))
         case .phaseChanged(let id, let phase):
             session(id)?.notify(SceneMethod.phaseChanged, params: RawJSON(.object(["phase": .string(phase.rawValue)])))
         default:

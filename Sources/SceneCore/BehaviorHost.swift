@@ -95,7 +95,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
     func observe(_ event: SequencedEvent<R>) {
         let delivery: (InstanceID, BehaviorDelivery<R>)
         switch event.event {
-        case .flowChanged(let id, let path): delivery = (id, .flow(path))
+        case .flowChanged(let id, let path, _, _): delivery = (id, .flow(path))
         case .phaseChanged(let id, let phase): delivery = (id, .phase(phase))
         case .opened(let info): delivery = (info.id, .phase(info.phase))
         default: return

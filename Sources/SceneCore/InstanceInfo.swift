@@ -19,11 +19,13 @@ public struct InstanceInfo<R: Route>: Hashable, Sendable {
     public let path: [RouteStep<R>]
     /// The window it was pushed from; nil when it was not pushed.
     public let pushedFrom: InstanceID?
+    /// The sheets and covers queued behind the visible one, next first.
+    public let queue: [RouteStep<R>]
 
     /// Creates an instance description from its members.
     public init(
         id: InstanceID, scene: String, kind: SceneKind, value: JSONValue?, phase: ScenePhase,
-        focused: Bool, path: [RouteStep<R>], pushedFrom: InstanceID?
+        focused: Bool, path: [RouteStep<R>], pushedFrom: InstanceID?, queue: [RouteStep<R>] = []
     ) {
         self.id = id
         self.scene = scene
@@ -33,5 +35,6 @@ public struct InstanceInfo<R: Route>: Hashable, Sendable {
         self.focused = focused
         self.path = path
         self.pushedFrom = pushedFrom
+        self.queue = queue
     }
 }

@@ -30,8 +30,12 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case phaseChanged(InstanceID, phase: ScenePhase)
     /// A window pushed from `from` opened, right after its ``opened(_:)`` (`scene.pushed`).
     case pushed(InstanceID, from: InstanceID)
-    /// An instance's path changed, once per request, batch or transaction (`flow.changed`).
-    case flowChanged(InstanceID, path: [RouteStep<R>])
+    /// An instance's path (or its queue of modals, other than by queueing one) changed,
+    /// once per request, batch or transaction, for `cause` (`flow.changed`).
+    case flowChanged(InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>], cause: FlowCause)
+    /// A sheet or cover was queued behind the visible one; `queue` is the queue after it
+    /// (`flow.queued`).
+    case flowQueued(InstanceID, step: RouteStep<R>, queue: [RouteStep<R>])
     /// A link landed in `instance`; `opened` says a new instance was opened for it
     /// (`link.handled`).
     case linkHandled(url: String, instance: InstanceID, opened: Bool)
@@ -64,6 +68,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         case .phaseChanged: return "scene.phase_changed"
         case .pushed: return "scene.pushed"
         case .flowChanged: return "flow.changed"
+        case .flowQueued: return "flow.queued"
         case .linkHandled: return "link.handled"
         case .linkPending: return "link.pending"
         case .linkSuperseded: return "link.superseded"
@@ -78,6 +83,37 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
 
     /// The topic, the part of ``type`` before the dot: `scene`, `flow`, `link`, `request`.
     public var topic: String { String(type.prefix { $0 != "." }) }
+}
+
+/// Why an instance's path changed: who asked, and the intent's type when one intent did.
+public struct FlowCause: Hashable, Sendable {
+    /// Who asked for the change.
+    public enum Source: String, Hashable, Sendable, CaseIterable {
+        /// A control client, or a program using the registry's API directly.
+        case control
+        /// The instance's own scene: its process, or its in-process behaviour.
+        case scene
+        /// A deep link that landed in the instance.
+        case link
+        /// A route request the instance's scope or a claim decided.
+        case route
+        /// A step of a `scene.program`.
+        case program
+        /// A `flow.reconcile` that adopted the path a UI toolkit reported.
+        case reconcile
+    }
+
+    /// Who asked (`by` on the wire).
+    public var by: Source
+    /// The intent's type (`push`, `reset`, …) when one intent made the change; nil for a
+    /// batch, a transaction or a plan.
+    public var intent: String?
+
+    /// A cause from its members.
+    public init(by: Source, intent: String? = nil) {
+        self.by = by
+        self.intent = intent
+    }
 }
 
 /// A registry event with its registry-wide sequence number.

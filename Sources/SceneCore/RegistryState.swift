@@ -52,8 +52,8 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     public let phase: ScenePhase
     /// The sequence number of the last event when the state was taken.
     public let seq: UInt64
-    /// Every open instance's id and path, in id order.
-    let entries: [(id: InstanceID, path: [RouteStep<R>])]
+    /// Every open instance's id, path and queued modals, in id order.
+    let entries: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])]
     /// The bookkeeping when the state was taken (a copy that shares storage until the
     /// registry changes).
     let records: [InstanceID: InstanceRecord]
@@ -63,11 +63,11 @@ public struct RegistryStateCapture<R: Route>: Sendable {
 
     /// The open instances at `range` of the id order.
     public func instances(_ range: Range<Int>) -> [InstanceInfo<R>] {
-        entries[range].compactMap { id, path in
+        entries[range].compactMap { id, path, queue in
             guard let record = records[id] else { return nil }
             return InstanceInfo(
                 id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
-                focused: focused == id, path: path, pushedFrom: record.pushedFrom)
+                focused: focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue)
         }
     }
 
@@ -97,10 +97,11 @@ extension SceneRegistry {
     // instance (measured with 100,000 instances).
     @_specialize(exported: true, where R == JSONValue)
     public func captureState() -> RegistryStateCapture<R> {
-        var unordered: [(id: InstanceID, path: [RouteStep<R>])] = []
+        var unordered: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])] = []
         unordered.reserveCapacity(instances.count)
         for (id, instance) in instances {
-            unordered.append((id, instance.assumeIsolated { $0.flow.path }))
+            let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
+            unordered.append((id, path, queue))
         }
         let ranks = Dictionary(uniqueKeysWithValues: declarations.map(\.id).sorted().enumerated().map { ($1, UInt64($0)) })
         var keyed = unordered.indices.map { index in

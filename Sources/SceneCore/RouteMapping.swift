@@ -9,7 +9,7 @@ extension InstanceInfo {
     public func mappingPath<S: Route>(_ transform: ([RouteStep<R>]) throws -> [RouteStep<S>]) rethrows -> InstanceInfo<S> {
         InstanceInfo<S>(
             id: id, scene: scene, kind: kind, value: value, phase: phase, focused: focused, path: try transform(path),
-            pushedFrom: pushedFrom)
+            pushedFrom: pushedFrom, queue: try transform(queue))
     }
 }
 
@@ -29,7 +29,10 @@ extension RegistryEvent {
     public func mappingPaths<S: Route>(_ transform: ([RouteStep<R>]) throws -> [RouteStep<S>]) rethrows -> RegistryEvent<S> {
         switch self {
         case .opened(let info): return .opened(try info.mappingPath(transform))
-        case .flowChanged(let id, let path): return .flowChanged(id, path: try transform(path))
+        case .flowChanged(let id, let path, let queue, let cause):
+            return .flowChanged(id, path: try transform(path), queue: try transform(queue), cause: cause)
+        case .flowQueued(let id, let step, let queue):
+            return .flowQueued(id, step: try transform([step])[0], queue: try transform(queue))
         case .focused(let id): return .focused(id)
         case .dismissed(let id, let reason): return .dismissed(id, reason: reason)
         case .phaseChanged(let id, let phase): return .phaseChanged(id, phase: phase)

@@ -44,46 +44,62 @@ public actor SceneInstance<R: Route> {
     /// The modals queued behind the visible one.
     public var queuedModals: [RouteStep<R>] { flow.queuedModals }
 
-    /// Applies one intent (see `FlowStore.send(_:)`).
+    /// Applies one intent (see `FlowStore.send(_:)`); `by` says who asked, for the
+    /// `flow.changed` event's cause.
     @discardableResult
-    public func send(_ intent: FlowIntent<R>) throws(RegistryRejection) -> FlowOutcome<R> {
+    public func send(_ intent: FlowIntent<R>, by source: FlowCause.Source = .control) throws(RegistryRejection)
+        -> FlowOutcome<R>
+    {
         try ensureOpen(for: "flow.send")
-        return perform(intent, request: "flow.send")
+        return perform(intent, request: "flow.send", by: source)
     }
 
     /// Resets the path to `plan`, atomically.
     @discardableResult
-    public func apply(_ plan: FlowPlan<R>) throws(RegistryRejection) -> FlowOutcome<R> {
+    public func apply(_ plan: FlowPlan<R>, by source: FlowCause.Source = .control) throws(RegistryRejection)
+        -> FlowOutcome<R>
+    {
+        try apply(steps: plan.steps, by: source)
+    }
+
+    /// Resets the path to `steps`, atomically; steps that break the modal rule are
+    /// rejected ``FlowRejection/invalidPlan(_:)``, as a `reset` intent is.
+    @discardableResult
+    public func apply(steps: [RouteStep<R>], by source: FlowCause.Source = .control) throws(RegistryRejection)
+        -> FlowOutcome<R>
+    {
         try ensureOpen(for: "flow.apply")
-        return perform(.reset(plan.steps), request: "flow.apply")
+        return perform(.reset(steps), request: "flow.apply", by: source, naming: false)
     }
 
     /// Applies a batch (see `FlowStore.batch(_:stopOnFailure:)`): one `flow.changed`.
     @discardableResult
-    public func batch(_ intents: [FlowIntent<R>], stopOnFailure: Bool = false) throws(RegistryRejection)
-        -> FlowBatchResult<R>
-    {
+    public func batch(
+        _ intents: [FlowIntent<R>], stopOnFailure: Bool = false, by source: FlowCause.Source = .control
+    ) throws(RegistryRejection) -> FlowBatchResult<R> {
         try ensureOpen(for: "flow.batch")
-        let before = flow.path
+        let before = (flow.path, flow.queuedModals)
         let result = flow.batch(intents, stopOnFailure: stopOnFailure)
         for case .rejected(let reason) in result.outcomes {
             log.emit(.requestRejected(request: "flow.batch", reason: .flow(reason)))
         }
-        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
+        publishChange(since: before, cause: FlowCause(by: source))
         return result
     }
 
     /// Applies a transaction (see `FlowStore.transaction(_:)`): all or nothing.
     @discardableResult
-    public func transaction(_ intents: [FlowIntent<R>]) throws(RegistryRejection) -> FlowTransactionOutcome<R> {
+    public func transaction(_ intents: [FlowIntent<R>], by source: FlowCause.Source = .control) throws(RegistryRejection)
+        -> FlowTransactionOutcome<R>
+    {
         try ensureOpen(for: "flow.transaction")
-        let before = flow.path
+        let before = (flow.path, flow.queuedModals)
         let outcome = flow.transaction(intents)
         if case .failed(_, _, let reason) = outcome {
             log.emit(.requestRejected(request: "flow.transaction", reason: .flow(reason)))
         }
         // Follow-ups that middleware queued may have moved the path past the commit.
-        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
+        publishChange(since: before, cause: FlowCause(by: source))
         return outcome
     }
 
@@ -105,15 +121,29 @@ public actor SceneInstance<R: Route> {
 
     /// Applies `intent` and publishes what it did: a rejection as `request.rejected`,
     /// and the path — after any follow-ups middleware queued — as one `flow.changed` when
-    /// it changed.
-    func perform(_ intent: FlowIntent<R>, request: String) -> FlowOutcome<R> {
-        let before = flow.path
+    /// it changed, or `flow.queued` for a modal queued. `naming`: whether the cause names
+    /// the intent (a plan reset through `flow.apply` is no intent of the caller's).
+    func perform(_ intent: FlowIntent<R>, request: String, by source: FlowCause.Source, naming: Bool = true) -> FlowOutcome<R> {
+        let before = (flow.path, flow.queuedModals)
         let outcome = flow.send(intent)
         if case .rejected(let reason) = outcome {
             log.emit(.requestRejected(request: request, reason: .flow(reason)))
         }
-        if flow.path != before { log.emit(.flowChanged(id, path: flow.path)) }
+        publishChange(since: before, cause: FlowCause(by: source, intent: naming ? intent.name : nil))
         return outcome
+    }
+
+    /// Publishes how the flow moved on from `before` (path, queue): `flow.changed` when
+    /// the path changed, or the queue changed other than by modals added at its end; then
+    /// one `flow.queued` per modal added at its end.
+    func publishChange(since before: ([RouteStep<R>], [RouteStep<R>]), cause: FlowCause) {
+        let (path, queue) = (flow.path, flow.queuedModals)
+        let appended = queue.count >= before.1.count && queue.starts(with: before.1)
+        if path != before.0 || !appended {
+            log.emit(.flowChanged(id, path: path, queue: queue, cause: cause))
+        }
+        guard appended else { return }
+        for step in queue[before.1.count...] { log.emit(.flowQueued(id, step: step, queue: queue)) }
     }
 
     private func ensureOpen(for request: String) throws(RegistryRejection) {

@@ -91,7 +91,7 @@ extension SceneRegistry {
             return instance.assumeIsolated { ($0.flow.send(intent), $0.flow.path) }
         }
         return try withInstance(id, for: "flow.send") { (instance) throws(RegistryRejection) in
-            (try instance.send(intent), instance.path)
+            (try instance.send(intent, by: .scene), instance.path)
         }
     }
 

@@ -133,7 +133,7 @@ extension SceneRegistry {
 
     /// Shows a link's `plan` in the open instance `id` and focuses it.
     private func show(_ plan: FlowPlan<R>?, in id: InstanceID) throws(RegistryRejection) -> (InstanceInfo<R>, Bool) {
-        if let plan, case .rejected(let reason)? = perform(.reset(plan.steps), in: id, request: "link.open") {
+        if let plan, case .rejected(let reason)? = perform(.reset(plan.steps), in: id, request: "link.open", by: .link, naming: false) {
             throw .flow(reason)
         }
         book.focusVisible(id)

@@ -94,8 +94,10 @@ extension SceneRegistry {
 
     /// Applies `intent` to instance `id`'s flow in this step; `nil` when it is not open.
     @discardableResult
-    func perform(_ intent: FlowIntent<R>, in id: InstanceID, request: String) -> FlowOutcome<R>? {
-        instances[id]?.assumeIsolated { $0.perform(intent, request: request) }
+    func perform(
+        _ intent: FlowIntent<R>, in id: InstanceID, request: String, by source: FlowCause.Source, naming: Bool = true
+    ) -> FlowOutcome<R>? {
+        instances[id]?.assumeIsolated { $0.perform(intent, request: request, by: source, naming: naming) }
     }
 
     /// Gives an instance that is not announced yet its first path, without an event: its

@@ -109,7 +109,7 @@ extension SceneRegistry {
     @discardableResult
     func present(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
         try checkPresentation(route, as: kind, in: id)
-        if case .rejected(let reason)? = perform(RegistryBook.intent(route, as: kind), in: id, request: "scene.route") {
+        if case .rejected(let reason)? = perform(RegistryBook.intent(route, as: kind), in: id, request: "scene.route", by: .route) {
             throw .flow(reason)
         }
         return try info(id)

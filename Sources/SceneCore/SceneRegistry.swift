@@ -198,9 +198,9 @@ public actor SceneRegistry<R: Route> {
 
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
+        let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
         return InstanceInfo(
             id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
-            focused: book.focused == id, path: instance.assumeIsolated { $0.flow.path },
-            pushedFrom: record.pushedFrom)
+            focused: book.focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue)
     }
 }

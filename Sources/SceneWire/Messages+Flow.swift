@@ -34,12 +34,18 @@ public struct FlowSendResult: Codable, Hashable, Sendable {
 public struct FlowApplyParams: Codable, Hashable, Sendable {
     /// The instance whose path is reset.
     public var instance: String
-    /// The path to reset to; it is checked while decoding, so an invalid plan is -32602.
-    public var plan: FlowPlan<JSONValue>
+    /// The steps of the path to reset to. The instance checks them as a `reset` intent's:
+    /// a plan that breaks the modal rule is -32000 `invalid_plan`.
+    public var plan: [RouteStep<JSONValue>]
     /// Params for `flow.apply`, with every member given.
-    public init(instance: String, plan: FlowPlan<JSONValue>) {
+    public init(instance: String, plan: [RouteStep<JSONValue>]) {
         self.instance = instance
         self.plan = plan
+    }
+
+    /// Params for `flow.apply` to a plan already checked.
+    public init(instance: String, plan: FlowPlan<JSONValue>) {
+        self.init(instance: instance, plan: plan.steps)
     }
 }
 

@@ -35,6 +35,8 @@ extension InstanceObject: WireWritable {
         JSONValue.writeQuoted(phase, to: &output)
         object.key("pushedFrom", to: &output)
         WireCodec.write(pushedFrom, to: &output)
+        object.key("queue", to: &output)
+        WireCodec.write(queue, to: &output)
         object.key("scene", to: &output)
         JSONValue.writeQuoted(scene, to: &output)
         object.key("value", to: &output)

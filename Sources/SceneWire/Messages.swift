@@ -3,7 +3,7 @@ public import SceneFlow
 public import SceneJSON
 
 /// The instance object: `{"id", "scene", "kind", "value", "phase", "focused", "path",
-/// "pushedFrom"}`, with `value` and `pushedFrom` null when absent.
+/// "queue", "pushedFrom"}`, with `value` and `pushedFrom` null when absent.
 public struct InstanceObject: Codable, Hashable, Sendable {
     /// The instance id, `<scene>-<n>` (wire member `id`).
     public var id: String
@@ -22,6 +22,8 @@ public struct InstanceObject: Codable, Hashable, Sendable {
     public var path: [RouteStep<JSONValue>]
     /// The id of the window it was pushed from; nil (written `null`) when it was not pushed.
     public var pushedFrom: String?
+    /// The sheets and covers queued behind the visible one, next first (empty when none).
+    public var queue: [RouteStep<JSONValue>]
 
     /// The wire form of the registry's `info`.
     public init(_ info: InstanceInfo<JSONValue>) {
@@ -33,9 +35,10 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         focused = info.focused
         path = info.path
         pushedFrom = info.pushedFrom?.description
+        queue = info.queue
     }
 
-    private enum CodingKeys: String, CodingKey { case id, scene, kind, value, phase, focused, path, pushedFrom }
+    private enum CodingKeys: String, CodingKey { case id, scene, kind, value, phase, focused, path, pushedFrom, queue }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +50,7 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         focused = try container.decode(Bool.self, forKey: .focused)
         path = try container.decode([RouteStep<JSONValue>].self, forKey: .path)
         pushedFrom = try container.decodeIfPresent(String.self, forKey: .pushedFrom)
+        queue = try container.decodeIfPresent([RouteStep<JSONValue>].self, forKey: .queue) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,6 +63,7 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         try container.encode(focused, forKey: .focused)
         try container.encode(path, forKey: .path)
         try container.encode(pushedFrom.map(JSONValue.string) ?? .null, forKey: .pushedFrom)
+        try container.encode(queue, forKey: .queue)
     }
 }
 

@@ -54,6 +54,8 @@ extension WireCodec {
         JSONValue.writeQuoted(info.phase.rawValue, to: &output)
         JSONValue.append(#","pushedFrom":"#, to: &output)
         write(info.pushedFrom, to: &output)
+        JSONValue.append(#","queue":"#, to: &output)
+        write(info.queue, to: &output)
         JSONValue.append(#","scene":"#, to: &output)
         JSONValue.writeQuoted(info.scene, to: &output)
         JSONValue.append(#","value":"#, to: &output)

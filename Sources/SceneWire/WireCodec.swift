@@ -115,9 +115,17 @@ public enum WireCodec {
         case .pushed(let id, let from):
             members["instance"] = .string(id.description)
             members["from"] = .string(from.description)
-        case .flowChanged(let id, let path):
+        case .flowChanged(let id, let path, let queue, let cause):
             members["instance"] = .string(id.description)
             members["path"] = json(path)
+            members["queue"] = json(queue)
+            var causeMembers: [String: JSONValue] = ["by": .string(cause.by.rawValue)]
+            if let intent = cause.intent { causeMembers["intent"] = .string(intent) }
+            members["cause"] = .object(causeMembers)
+        case .flowQueued(let id, let step, let queue):
+            members["instance"] = .string(id.description)
+            members["step"] = json(step)
+            members["queue"] = json(queue)
         case .linkHandled(let url, let id, let opened):
             members["url"] = .string(url)
             members["instance"] = .string(id.description)

@@ -78,7 +78,7 @@ extension WireTopic {
         switch event {
         case .opened, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted:
             self = .scene
-        case .flowChanged:
+        case .flowChanged, .flowQueued:
             self = .flow
         case .linkHandled, .linkPending, .linkSuperseded, .linkRejected, .authChanged:
             self = .link

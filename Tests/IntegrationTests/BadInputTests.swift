@@ -55,7 +55,7 @@ let badInputs: [BadInput] = [
     BadInput("params of the wrong type are invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":5}}"#, code: -32602),
     BadInput("an unknown intent type is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"flow.send","params":{"instance":"main-1","intent":{"type":"teleport"}}}"#, code: -32602),
     BadInput("a malformed instance id is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.focus","params":{"instance":"main"}}"#, code: -32602),
-    BadInput("an invalid plan is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"flow.apply","params":{"instance":"main-1","plan":[{"type":"sheet","route":1},{"type":"push","route":2}]}}"#, code: -32602),
+    BadInput("a plan step of no known type is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"flow.apply","params":{"instance":"main-1","plan":[{"type":"sheet","route":1},{"type":"popover","route":2}]}}"#, code: -32602),
     BadInput("an unknown scene is a domain error with its reason", #"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":"nope"}}"#, code: -32000, reason: "unknown_scene"),
     BadInput("an instance that is not open is not_open", #"{"jsonrpc":"2.0","id":"a","method":"scene.focus","params":{"instance":"main-1"}}"#, code: -32000, reason: "not_open"),
     BadInput("a dismiss with neither instance nor scene is invalid params", #"{"jsonrpc":"2.0","id":1,"method":"scene.dismiss","params":{}}"#, code: -32602),

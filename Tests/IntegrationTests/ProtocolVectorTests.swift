@@ -14,6 +14,9 @@ struct Vector: Sendable, CustomTestStringConvertible {
     let json: JSONValue?
     let schema: String?
     let afterHello: Bool
+    /// Requests ({method, params}) sent after hello, each answered with a result, before
+    /// the vector's frame: the state the vector needs.
+    let setup: [JSONValue]
     let expect: JSONValue
 
     var testDescription: String { name }
@@ -35,7 +38,7 @@ struct Vector: Sendable, CustomTestStringConvertible {
             return Vector(
                 name: item["name"]?.stringValue ?? "?", bytes: bytes, payload: item["payload"]?.stringValue,
                 json: item["json"], schema: item["schema"]?.stringValue, afterHello: item["after_hello"] == true,
-                expect: item["expect"] ?? .null)
+                setup: item["setup"]?.arrayValue ?? [], expect: item["expect"] ?? .null)
         }
     }
 }
@@ -152,7 +155,7 @@ struct ProtocolVectorTests {
             id: id, scene: "main", kind: .window, value: nil, phase: .active, focused: true, path: [.push("a")], pushedFrom: nil)
         let events: [RegistryEvent<JSONValue>] = [
             .opened(info), .focused(id), .dismissed(id, reason: .requested), .phaseChanged(id, phase: .background),
-            .pushed(id, from: InstanceID(scene: "main", number: 2)), .flowChanged(id, path: [.sheet(["k": 1])]),
+            .pushed(id, from: InstanceID(scene: "main", number: 2)), .flowChanged(id, path: [.sheet(["k": 1])], queue: [.cover("next")], cause: FlowCause(by: .scene, intent: "sheet")), .flowQueued(id, step: .cover("next"), queue: [.cover("next")]),
             .linkHandled(url: "demo://x/y", instance: id, opened: true), .linkPending(url: "u"), .linkSuperseded(url: "u"),
             .linkRejected(url: "u", reason: .link(.hostNotAllowed("h"))), .requestRejected(request: "scene.open", reason: .noHandler),
             .spawned(id, pid: 4242), .disconnected(id, exit: .signalled(9)), .disconnected(id, exit: .exited(1)),
@@ -175,6 +178,16 @@ struct ProtocolVectorReplayTests {
         try await withServer { server in
             let client = try RawClient(path: server.path)
             if vector.afterHello { try await client.hello() }
+            for (index, request) in vector.setup.enumerated() {
+                var members: [String: JSONValue] = ["jsonrpc": "2.0", "id": .string("setup-\(index)")]
+                members["method"] = request["method"]
+                members["params"] = request["params"]
+                var frame: [UInt8] = []
+                JSONValue.object(members).write(to: &frame)
+                try await client.write(FrameDecoder.frame(frame))
+                let answer = try await client.readMessage()
+                try #require(answer["result"] != nil, "setup step \(index) failed: \(answer)")
+            }
             try await client.write(vector.bytes)
             if let framing = vector.expect["framing"]?.stringValue {
                 let answer = try await client.readMessage()

@@ -113,7 +113,7 @@ struct RegistryEventTests {
         await events.receive(.pushed(id("notes-1"), from: main.id))
         await events.receive(.focused(id("notes-1")))
         _ = try await registry.instance(id("notes-1"))?.send(.push("page"))
-        await events.receive(.flowChanged(id("notes-1"), path: [.push("page")]))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("page")], queue: [], cause: FlowCause(by: .control, intent: "push")))
         _ = await rejection { try await registry.open("nope") }
         await events.receive(.requestRejected(request: "scene.open", reason: .unknownScene("nope")))
         try await registry.dismiss(id("notes-1"))
@@ -133,7 +133,7 @@ struct RegistryEventTests {
         }))
         let events = RegistryEventRecorder(registry)
         _ = try await notes.send(.push("page"))
-        await events.receive(.flowChanged(id("notes-1"), path: [.push("page"), .sheet("help")]))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("page"), .sheet("help")], queue: [], cause: FlowCause(by: .control, intent: "push")))
         await events.finish()
     }
 
@@ -146,7 +146,7 @@ struct RegistryEventTests {
         _ = try await notes.batch([.popCount(3), .push("a"), .popTo("zz")])
         await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.insufficientDepth(requested: 3, available: 0))))
         await events.receive(.requestRejected(request: "flow.batch", reason: .flow(.routeNotFound)))
-        await events.receive(.flowChanged(id("notes-1"), path: [.push("a")]))
+        await events.receive(.flowChanged(id("notes-1"), path: [.push("a")], queue: [], cause: FlowCause(by: .control)))
         await events.finish()
     }
 

@@ -260,7 +260,7 @@ struct RegistryLinkTests {
         _ = try await registry.open("main")
         let events = RegistryEventRecorder(registry)
         _ = await registry.openLink("demo://demo.example/viewer/9")
-        await events.receive(.flowChanged(id("viewer-1"), path: [.push(["screen": "page", "doc": "9"])]))
+        await events.receive(.flowChanged(id("viewer-1"), path: [.push(["screen": "page", "doc": "9"])], queue: [], cause: FlowCause(by: .link)))
         await events.receive(.focused(id("viewer-1")))
         await events.receive(.linkHandled(url: "demo://demo.example/viewer/9", instance: id("viewer-1"), opened: false))
         await events.finish()

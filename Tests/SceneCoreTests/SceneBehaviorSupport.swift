@@ -62,6 +62,9 @@ actor Recorder: SceneBehavior {
             // Calls the scene named in the params, and answers what it answered.
             let target = try call.params.decode(String.self)
             return try await context!.call(.scene(target), "double", params: ScenePayload(Counted(21)))
+        case "push":
+            try await context!.send(.push(.list))
+            return .empty
         case "boom":
             struct Boom: Error, CustomStringConvertible { var description: String { "it broke" } }
             throw Boom()

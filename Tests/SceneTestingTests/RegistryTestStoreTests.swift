@@ -25,7 +25,7 @@ struct RegistryTestStorePassing {
         await store.receive(.focused(main))
         await store.open("main", .focused)
         await store.expect(.presented) { try await $0.route(["screen": "settings"], from: main) }
-        await store.receive { if case .flowChanged(main, _) = $0 { true } else { false } }
+        await store.receive { if case .flowChanged(main, _, _, _) = $0 { true } else { false } }
         await store.expect(rejected: .unknownScene("nowhere")) { try await $0.open("nowhere") }
         await store.receive(where: isRejection)
         await store.assert(\.focused, main)

@@ -80,7 +80,7 @@ struct EventTopicTests {
         let id = InstanceID(scene: "main", number: 1)
         let events: [RegistryEvent<JSONValue>] = [
             .opened(plain), .focused(id), .dismissed(id, reason: .requested), .phaseChanged(id, phase: .background),
-            .pushed(id, from: id), .flowChanged(id, path: []), .linkHandled(url: "u", instance: id, opened: true),
+            .pushed(id, from: id), .flowChanged(id, path: [], queue: [.cover("c")], cause: FlowCause(by: .link)), .flowQueued(id, step: .sheet("s"), queue: [.sheet("s")]), .linkHandled(url: "u", instance: id, opened: true),
             .linkPending(url: "u"), .linkSuperseded(url: "u"), .linkRejected(url: "u", reason: .noHandler),
             .requestRejected(request: "scene.open", reason: .noHandler), .spawned(id, pid: 1), .disconnected(id, exit: nil),
             .restarted(id), .authChanged(authenticated: true),

@@ -1,0 +1,101 @@
+import SceneCore
+import SceneFlow
+import SceneJSON
+import SceneTesting
+import Testing
+
+@Suite("Flow events carry the queue and the cause")
+struct FlowEventTests {
+    @Test("a modal sent while one shows is a flow.queued event naming it and the queue, with no flow.changed")
+    func queuedModal() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        let events = RegistryEventRecorder(registry)
+        #expect(try await notes.send(.cover("login")).name == "queued")
+        await events.receive(.flowQueued(id("notes-1"), step: .cover("login"), queue: [.cover("login")]))
+        await events.finish()
+        #expect(try await registry.info(id("notes-1")).queue == [.cover("login")])
+    }
+
+    @Test("dismissing the visible modal shows the next queued one: flow.changed with the shorter queue")
+    func dequeued() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        _ = try await notes.send(.cover("login"))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.send(.dismiss)
+        await events.receive(.flowChanged(
+            id("notes-1"), path: [.cover("login")], queue: [], cause: FlowCause(by: .control, intent: "dismiss")))
+        await events.finish()
+    }
+
+    @Test("a reset that keeps the path but drops the queue is a flow.changed")
+    func queueDropped() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        _ = try await notes.send(.cover("login"))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.send(.reset([.sheet("share")]))
+        await events.receive(.flowChanged(
+            id("notes-1"), path: [.sheet("share")], queue: [], cause: FlowCause(by: .control, intent: "reset")))
+        await events.finish()
+    }
+
+    @Test("a batch that shows a modal and queues another is one flow.changed, then flow.queued")
+    func batchShowsAndQueues() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.batch([.push("a"), .sheet("share"), .cover("login")])
+        await events.receive(.flowChanged(
+            id("notes-1"), path: [.push("a"), .sheet("share")], queue: [.cover("login")], cause: FlowCause(by: .control)))
+        await events.receive(.flowQueued(id("notes-1"), step: .cover("login"), queue: [.cover("login")]))
+        await events.finish()
+    }
+
+    @Test("a route presented in its instance is caused by route, with the intent that presented it")
+    func routeCause() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        let events = RegistryEventRecorder(registry)
+        _ = try await registry.route(["screen": "settings"], from: id("main-1"))
+        await events.receive(.flowChanged(
+            id("main-1"), path: [.sheet(["screen": "settings"])], queue: [],
+            cause: FlowCause(by: .route, intent: "sheet")))
+        await events.finish()
+    }
+
+    @Test("an in-process behaviour's own intent is caused by scene, as a scene process's is")
+    func behaviourCause() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        let events = RegistryEventRecorder(registry)
+        _ = try await registry.call(SceneCall(method: "push"), to: .instance(a))
+        await events.receive(.flowChanged(a, path: [.push(.list)], queue: [], cause: FlowCause(by: .scene, intent: "push")))
+        await events.finish()
+    }
+
+    @Test("flow.apply with steps that break the modal rule is invalid_plan, as a reset intent is, and changes nothing")
+    func applyInvalidPlan() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.push("a"))
+        let events = RegistryEventRecorder(registry)
+        let outcome = try await notes.apply(steps: [.sheet("a"), .push("b")])
+        let reset = try await notes.send(.reset([.sheet("a"), .push("b")]))
+        #expect(outcome.rejection == .invalidPlan(.modalNotAtTail(index: 0)))
+        #expect(reset.rejection == outcome.rejection)
+        await events.receive(.requestRejected(request: "flow.apply", reason: .flow(.invalidPlan(.modalNotAtTail(index: 0)))))
+        await events.receive(.requestRejected(request: "flow.send", reason: .flow(.invalidPlan(.modalNotAtTail(index: 0)))))
+        await events.finish()
+        #expect(await notes.path == [.push("a")])
+    }
+}
