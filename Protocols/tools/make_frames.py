@@ -68,8 +68,8 @@ def error(code, reason=None):
     return {"error": body}
 
 
-def ok(name, id, method, params=None, after_hello=True):
-    add(name, request(id, method, params), RESULT, after_hello, "request.json")
+def ok(name, id, method, params=None, after_hello=True, setup=None):
+    add(name, request(id, method, params), RESULT, after_hello, "request.json", setup=setup)
 
 
 def refused(name, id, method, params, code, reason=None, valid=True, setup=None):
@@ -241,6 +241,20 @@ refused("flow.batch: to an instance that is not open is not_open", 33, "flow.bat
 refused("flow.transaction: to an instance that is not open is not_open", 34, "flow.transaction",
         {"instance": "main-1", "intents": [{"type": "pushMany", "routes": ["a", "b"]}, {"type": "popToRoot"}]},
         -32000, "not_open")
+refused("flow.reconcile: to an instance that is not open is not_open", 36, "flow.reconcile",
+        {"instance": "main-1", "observed": [], "policy": "adopt"}, -32000, "not_open")
+refused("flow.reconcile: without a policy is invalid params", 36, "flow.reconcile",
+        {"instance": "main-1", "observed": []}, -32602, valid=False)
+refused("flow.reconcile: policy merge is invalid params", 36, "flow.reconcile",
+        {"instance": "main-1", "observed": [], "policy": "merge"}, -32602, valid=False)
+ok("flow.reconcile: adopt a path the toolkit pushed itself", 36, "flow.reconcile",
+   {"instance": "main-1", "observed": [{"type": "push", "route": "a"}], "policy": "adopt"}, setup=OPEN_MAIN)
+refused("flow.reconcile: reject a path that differs is path_mismatch", 36, "flow.reconcile",
+        {"instance": "main-1", "observed": [{"type": "push", "route": "a"}], "policy": "reject"}, -32000,
+        "path_mismatch", setup=OPEN_MAIN)
+refused("flow.reconcile: an observed path with two modals is invalid_plan", 36, "flow.reconcile",
+        {"instance": "main-1", "observed": [{"type": "sheet", "route": "a"}, {"type": "cover", "route": "b"}],
+         "policy": "adopt"}, -32000, "invalid_plan", setup=OPEN_MAIN)
 ok("link.open: demo://demo.example/viewer/42 opens viewer-1", 35, "link.open", {"url": "demo://demo.example/viewer/42"})
 ok("link.open: https universal link", 36, "link.open", {"url": "https://demo.example/viewer/7"})
 ok("link.open: a link that requires auth is pending", 37, "link.open", {"url": "demo://demo.example/theatre/opera"})

@@ -1,3 +1,4 @@
+public import SceneCore
 public import SceneFlow
 public import SceneJSON
 public import SceneWire
@@ -104,6 +105,16 @@ extension SceneConnection {
         -> [RouteStep<JSONValue>]
     {
         try await call(.flowTransaction, params: FlowTransactionParams(instance: instance, intents: intents), as: PathResult.self).path
+    }
+
+    /// `flow.reconcile`: `observed` is the path a UI toolkit shows for `instance`; `adopt`
+    /// takes it (as the fewest intents, listed in the result), `reject` refuses a different
+    /// one `path_mismatch`.
+    @discardableResult
+    public func reconcile(_ instance: String, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy)
+        async throws(ClientError) -> FlowReconcileResultObject
+    {
+        try await call(.flowReconcile, params: FlowReconcileParams(instance: instance, observed: observed, policy: policy))
     }
 
     /// `link.open`.

@@ -18,6 +18,7 @@ enum RegistryRequest: Sendable {
     case flowApply(InstanceID, [RouteStep<JSONValue>])
     case flowBatch(InstanceID, [FlowIntent<JSONValue>], stopOnFailure: Bool)
     case flowTransaction(InstanceID, [FlowIntent<JSONValue>])
+    case flowReconcile(InstanceID, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy)
     case link(String)
     case authenticate(Bool)
     case state
@@ -70,6 +71,12 @@ enum RegistryRequest: Sendable {
         case .flowTransaction:
             let request = try WireCodec.decode(FlowTransactionParams.self, from: params)
             self = .flowTransaction(try Self.instanceID(request.instance), request.intents)
+        case .flowReconcile:
+            let request = try WireCodec.decode(FlowReconcileParams.self, from: params)
+            guard let policy = ReconcilePolicy(rawValue: request.policy) else {
+                throw .invalidParams("policy: \"\(request.policy)\" is not a policy (adopt or reject)")
+            }
+            self = .flowReconcile(try Self.instanceID(request.instance), observed: request.observed, policy: policy)
         case .linkOpen:
             self = .link(try WireCodec.decode(LinkOpenParams.self, from: params).url)
         case .authSet:
@@ -150,6 +157,7 @@ enum RegistryRequest: Sendable {
         case .flowApply: return .flowApply
         case .flowBatch: return .flowBatch
         case .flowTransaction: return .flowTransaction
+        case .flowReconcile: return .flowReconcile
         case .link: return .linkOpen
         case .authenticate: return .authSet
         case .state: return .state
@@ -283,6 +291,18 @@ enum RegistryMethods {
                     data["index"] = .integer(index)
                     throw WireError(code: error.code, message: "intent \(index) failed: \(error.message)", data: data)
                 }
+            }
+        case .flowReconcile(let id, let json, let policy):
+            return now { () throws(WireError) in
+                let observed = try Routes.decode([RouteStep<R>].self, from: json, member: "observed")
+                let result = try domain { () throws(RegistryRejection) in
+                    try registry.withInstance(id, for: WireMethod.flowReconcile.rawValue) { instance throws(RegistryRejection) in
+                        try instance.reconcile(to: observed, policy: policy)
+                    }
+                }
+                return FlowReconcileResultObject(
+                    outcome: result.outcome, path: Routes.json(result.path),
+                    intents: try Routes.decode([FlowIntent<JSONValue>].self, from: result.intents, member: "intents"))
             }
         case .state:
             guard Routes.isJSON else {

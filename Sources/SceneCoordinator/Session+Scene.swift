@@ -82,7 +82,7 @@ extension Session {
         guard let own = instance?.description else { return .success(params) }
         let key: String
         switch method {
-        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .scenePhase, .sceneDismiss:
+        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss:
             key = "instance"
         case .sceneRoute, .scenePush, .sceneCall, .sceneNotify:
             key = "from"

@@ -38,3 +38,29 @@ public struct InstanceInfo<R: Route>: Hashable, Sendable {
         self.queue = queue
     }
 }
+
+/// What `flow.reconcile` does when the observed path differs.
+public enum ReconcilePolicy: String, Hashable, Sendable, CaseIterable {
+    /// Take the observed path: turn the difference into intents and apply them.
+    case adopt
+    /// Refuse it: `path_mismatch`, nothing changes.
+    case reject
+}
+
+/// What `flow.reconcile` did: `changed` or `unchanged`, the path after, and the intents it
+/// applied (none when unchanged).
+public struct ReconcileResult<R: Route>: Hashable, Sendable {
+    /// `changed` or `unchanged`.
+    public let outcome: OutcomeName
+    /// The instance's path after the reconcile.
+    public let path: [RouteStep<R>]
+    /// The intents the difference became, in the order they were applied.
+    public let intents: [FlowIntent<R>]
+
+    /// A result from its members.
+    public init(outcome: OutcomeName, path: [RouteStep<R>], intents: [FlowIntent<R>]) {
+        self.outcome = outcome
+        self.path = path
+        self.intents = intents
+    }
+}

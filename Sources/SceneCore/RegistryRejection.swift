@@ -51,6 +51,9 @@ public enum RegistryRejection: CodedReason {
     case launchTimeout(InstanceID, seconds: Double)
     /// The instance refused an interactive close (it has unsaved state, say).
     case closeVetoed(InstanceID)
+    /// `flow.reconcile` with policy `reject`: the path a UI toolkit observed is not the
+    /// instance's; both are given as the wire carries paths.
+    case pathMismatch(expected: JSONValue, observed: JSONValue)
 
     public var code: String {
         switch self {
@@ -77,6 +80,7 @@ public enum RegistryRejection: CodedReason {
         case .launchFailed: return "launch_failed"
         case .launchTimeout: return "launch_timeout"
         case .closeVetoed: return "close_vetoed"
+        case .pathMismatch: return "path_mismatch"
         }
     }
 
@@ -112,6 +116,8 @@ public enum RegistryRejection: CodedReason {
             return ["instance": .string(id.description), "detail": .string(detail)]
         case .launchTimeout(let id, let seconds):
             return ["instance": .string(id.description), "seconds": .double(seconds)]
+        case .pathMismatch(let expected, let observed):
+            return ["expected": expected, "observed": observed]
         case .nothingToDismiss, .noHandler:
             return [:]
         }
@@ -142,6 +148,7 @@ public enum RegistryRejection: CodedReason {
         case .launchFailed(let id, let detail): return "\(id) could not start: \(detail)"
         case .launchTimeout(let id, let seconds): return "\(id) did not say hello within \(seconds) s"
         case .closeVetoed(let id): return "\(id) refused to close (force closes it anyway)"
+        case .pathMismatch: return "the observed path is not the instance's path"
         }
     }
 }

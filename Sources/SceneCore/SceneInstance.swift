@@ -103,6 +103,48 @@ public actor SceneInstance<R: Route> {
         return outcome
     }
 
+    /// Reconciles the path with `observed`, the path a UI toolkit shows after changing its
+    /// stack itself.
+    ///
+    /// - Equal paths answer `unchanged` under either policy.
+    /// - `adopt`: the difference becomes the fewest intents
+    ///   (``FlowReconciliation/intents(from:to:)``), applied all together as one change with
+    ///   cause `reconcile`; a rule that refuses one of them refuses them all (nothing
+    ///   changes; the flow's reason). A modal shown in place of one dismissed is the next
+    ///   queued one, if any: the result's path says what shows.
+    /// - `reject`: a different path is ``RegistryRejection/pathMismatch(expected:observed:)``.
+    /// - An `observed` path that breaks the modal rule is `invalid_plan`.
+    public func reconcile(to observed: [RouteStep<R>], policy: ReconcilePolicy) throws(RegistryRejection)
+        -> ReconcileResult<R>
+    {
+        try ensureOpen(for: "flow.reconcile")
+        if let problem = FlowPlan.problem(in: observed) { throw rejected(.flow(.invalidPlan(problem))) }
+        guard observed != flow.path else { return ReconcileResult(outcome: .unchanged, path: flow.path, intents: []) }
+        switch policy {
+        case .reject:
+            throw rejected(.pathMismatch(expected: Self.json(flow.path), observed: Self.json(observed)))
+        case .adopt:
+            let intents = FlowReconciliation.intents(from: flow.path, to: observed)
+            let before = (flow.path, flow.queuedModals)
+            let outcome = flow.transaction(intents)
+            // All or nothing: a refused transaction changed nothing.
+            if case .failed(_, _, let reason) = outcome { throw rejected(.flow(reason)) }
+            publishChange(since: before, cause: FlowCause(by: .reconcile))
+            return ReconcileResult(outcome: .changed, path: flow.path, intents: intents)
+        }
+    }
+
+    /// A path as the wire carries it (null if a route cannot be encoded).
+    private static func json(_ path: [RouteStep<R>]) -> JSONValue {
+        (try? JSONValue(encoding: path)) ?? .null
+    }
+
+    /// Publishes a refusal of flow.reconcile and answers it, to be thrown.
+    private func rejected(_ reason: RegistryRejection) -> RegistryRejection {
+        log.emit(.requestRejected(request: "flow.reconcile", reason: reason))
+        return reason
+    }
+
     /// Appends a middleware to the flow's chain.
     @discardableResult
     public func addMiddleware(_ middleware: some FlowMiddleware<R>) -> MiddlewareHandle {

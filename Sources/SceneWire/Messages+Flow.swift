@@ -1,8 +1,9 @@
+public import SceneCore
 public import SceneFlow
 public import SceneJSON
 
 // The params and results of the flow methods: flow.send, flow.apply, flow.batch,
-// flow.transaction (Protocols/ has their shapes).
+// flow.transaction, flow.reconcile (Protocols/ has their shapes).
 
 /// `flow.send` {instance, intent}.
 public struct FlowSendParams: Codable, Hashable, Sendable {
@@ -114,5 +115,43 @@ public struct FlowTransactionParams: Codable, Hashable, Sendable {
     public init(instance: String, intents: [FlowIntent<JSONValue>]) {
         self.instance = instance
         self.intents = intents
+    }
+}
+
+/// `flow.reconcile` {instance, observed, policy}.
+public struct FlowReconcileParams: Codable, Hashable, Sendable {
+    /// The instance whose path a UI toolkit reports.
+    public var instance: String
+    /// The path the toolkit shows now.
+    public var observed: [RouteStep<JSONValue>]
+    /// `adopt` or `reject` (required): what to do when `observed` differs.
+    public var policy: String
+    /// Params for `flow.reconcile`, with every member given.
+    public init(instance: String, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy) {
+        self.instance = instance
+        self.observed = observed
+        self.policy = policy.rawValue
+    }
+}
+
+/// The `flow.reconcile` result: {outcome: "changed" | "unchanged", path, intents}.
+public struct FlowReconcileResultObject: Codable, Hashable, Sendable {
+    /// `changed`, or `unchanged` when the observed path was the instance's already.
+    public var outcome: OutcomeName
+    /// The instance's path after the reconcile.
+    public var path: [RouteStep<JSONValue>]
+    /// The intents the difference became, in the order they were applied.
+    public var intents: [FlowIntent<JSONValue>]
+    /// The result, with every member given.
+    public init(outcome: OutcomeName, path: [RouteStep<JSONValue>], intents: [FlowIntent<JSONValue>]) {
+        self.outcome = outcome
+        self.path = path
+        self.intents = intents
+    }
+}
+
+extension FlowReconcileResultObject: WireWritable {
+    public func write(to output: inout [UInt8]) {
+        ((try? JSONValue(encoding: self)) ?? .null).write(to: &output)
     }
 }

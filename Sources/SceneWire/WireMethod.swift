@@ -30,6 +30,8 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case flowBatch = "flow.batch"
     /// `flow.transaction`: applies intents all together or not at all.
     case flowTransaction = "flow.transaction"
+    /// `flow.reconcile`: adopts, or refuses, the path a UI toolkit reports.
+    case flowReconcile = "flow.reconcile"
     /// `link.open`: opens a deep link across scenes.
     case linkOpen = "link.open"
     /// `auth.set`: turns link authentication on or off, replaying a pending link.

@@ -76,6 +76,19 @@ enum Commands {
         control(
             "apply", #"reset a path to a plan, e.g. '[{"type":"push","route":"a"}]'"#,
             arguments: [.required("ID"), .required("PLAN-JSON")]),
+        control(
+            "reconcile", "adopt or refuse the path a UI toolkit shows for instance ID",
+            arguments: [.required("ID"), .required("OBSERVED-JSON")],
+            options: [
+                .option(
+                    "policy", "adopt|reject", "adopt the observed path, or refuse it when it differs",
+                    kind: .choice(["adopt", "reject"]), required: true),
+            ],
+            details: """
+                OBSERVED-JSON is the path the toolkit shows, e.g. '[{"type":"push","route":"a"}]'. adopt \
+                turns the difference into the fewest intents and applies them as one change, printing \
+                them; reject refuses a different path (path_mismatch).
+                """),
         control("link", "open a deep link", arguments: [.required("URL")]),
         control("auth", "sign in (replaying a pending link) or out", arguments: [.required("on|off", .choice(["on", "off"]))]),
         control(

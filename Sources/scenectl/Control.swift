@@ -1,5 +1,6 @@
 import Foundation
 import SceneClient
+import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneWire
@@ -51,6 +52,8 @@ struct Request {
     let format: String
     let topics: [WireTopic]?
     let force: Bool
+    let policy: ReconcilePolicy?
+    let observed: [RouteStep<JSONValue>]?
 
     init(_ command: String, _ arguments: Arguments) throws(UsageError) {
         self.command = command
@@ -59,6 +62,7 @@ struct Request {
         self.scene = arguments.option("scene")
         self.format = arguments.option("format") ?? "tree"
         self.force = arguments.flag("force")
+        self.policy = arguments.option("policy").flatMap(ReconcilePolicy.init(rawValue:))
         var json: JSONValue?
         switch command {
         case "open", "focus", "link":
@@ -82,6 +86,10 @@ struct Request {
         case "route", "send", "apply":
             positionals = try arguments.expect("ID", command == "route" ? "ROUTE-JSON" : command == "send" ? "INTENT-JSON" : "PLAN-JSON")
             json = try parseJSON(positionals[1], what: "the \(command == "route" ? "route" : command == "send" ? "intent" : "plan")")
+        case "reconcile":
+            positionals = try arguments.expect("ID", "OBSERVED-JSON")
+            json = try parseJSON(positionals[1], what: "the observed path")
+            guard policy != nil else { throw UsageError("reconcile needs --policy adopt or --policy reject") }
         case "auth":
             positionals = try arguments.expect("on|off")
             guard ["on", "off"].contains(positionals[0]) else { throw UsageError("auth takes on or off") }
@@ -97,16 +105,20 @@ struct Request {
         // The shapes are checked here, so a mis-shaped intent or plan is a usage error.
         var intent: FlowIntent<JSONValue>?
         var plan: FlowPlan<JSONValue>?
+        var observed: [RouteStep<JSONValue>]?
         do {
             if command == "send" { intent = try json?.decoded(as: FlowIntent<JSONValue>.self) }
             if command == "apply" { plan = try json?.decoded(as: FlowPlan<JSONValue>.self) }
+            if command == "reconcile" { observed = try json?.decoded(as: [RouteStep<JSONValue>].self) }
         } catch let error as DecodingError {
-            throw UsageError("the \(command == "send" ? "intent" : "plan") does not fit: \(WireCodec.describe(error))")
+            let what = command == "send" ? "intent" : command == "apply" ? "plan" : "observed path"
+            throw UsageError("the \(what) does not fit: \(WireCodec.describe(error))")
         } catch {
             throw UsageError("\(error)")
         }
         self.intent = intent
         self.plan = plan
+        self.observed = observed
         if let list = arguments.option("topics") {
             var parsed: [WireTopic] = []
             for name in list.split(separator: ",") {
@@ -168,6 +180,14 @@ struct Request {
         case "apply":
             let path = try await connection.apply(plan!, to: positionals[0])
             asJSON ? printJSON(PathResult(path: path)) : print(describe(path))
+        case "reconcile":
+            let result = try await connection.reconcile(positionals[0], observed: observed!, policy: policy!)
+            if asJSON {
+                printJSON(result)
+            } else {
+                let intents = result.intents.map { ((try? JSONValue(encoding: $0)) ?? .null).description }
+                print("\(result.outcome): \(describe(result.path))" + (intents.isEmpty ? "" : " by \(intents.joined(separator: ", "))"))
+            }
         case "link":
             let result = try await connection.openLink(positionals[0])
             if asJSON {

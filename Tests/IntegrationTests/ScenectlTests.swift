@@ -53,6 +53,22 @@ struct ScenectlTests {
         }
     }
 
+    @Test("reconcile adopts an observed path and prints the intents it became; reject refuses a different one, exit 1")
+    func reconcile() async throws {
+        try await withServe { _, path in
+            _ = try await scenectl(["open", "main", "--socket", path])
+            _ = try await scenectl(["send", "main-1", #"{"type":"pushMany","routes":["a","b"]}"#, "--socket", path])
+            let adopted = try await scenectl([
+                "reconcile", "main-1", #"[{"type":"push","route":"a"}]"#, "--policy", "adopt", "--socket", path,
+            ])
+            #expect(adopted.code == 0, "\(adopted.err)")
+            #expect(adopted.out == #"changed: push("a") by {"type":"pop"}"# + "\n")
+            let rejected = try await scenectl(["reconcile", "main-1", "[]", "--policy", "reject", "--socket", path])
+            #expect(rejected.code == 1)
+            #expect(rejected.err.contains("path_mismatch"))
+        }
+    }
+
     @Test("no coordinator at the socket exits 3")
     func cannotConnect() async throws {
         try await withTemporaryFolder { folder in
@@ -65,6 +81,8 @@ struct ScenectlTests {
         ["open"], ["push", "notes"], ["frobnicate"], ["send", "main-1", "{not json"], ["auth", "maybe"],
         ["state", "--format", "svg"], ["open", "main", "--bogus"], ["send", "main-1", #"{"type":"teleport"}"#],
         ["apply", "main-1", #"[{"type":"sheet","route":1},{"type":"push","route":2}]"#],
+        ["reconcile", "main-1", "[]"], ["reconcile", "main-1", "[]", "--policy", "merge"],
+        ["reconcile", "main-1", #"[{"type":"modal","route":1}]"#, "--policy", "adopt"],
     ])
     func usage(arguments: [String]) async throws {
         let result = try await scenectl(arguments + ["--socket", "/nonexistent/none.sock"])
@@ -80,7 +98,7 @@ struct ScenectlTests {
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
         "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
-        "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
+        "reconcile", "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
     ]
 
     /// The command names of the usage's list of commands (its lines indented by two spaces).

@@ -99,3 +99,74 @@ struct FlowEventTests {
         #expect(await notes.path == [.push("a")])
     }
 }
+
+@Suite("flow.reconcile on an instance")
+struct ReconcileTests {
+    @Test("adopt turns the difference into intents, applies them as one change caused by reconcile, and says which")
+    func adopt() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.pushMany(["a", "b", "c"]))
+        let events = RegistryEventRecorder(registry)
+        let result = try await notes.reconcile(to: [.push("a"), .sheet("share")], policy: .adopt)
+        #expect(result == ReconcileResult(outcome: .changed, path: [.push("a"), .sheet("share")], intents: [.popCount(2), .sheet("share")]))
+        await events.receive(.flowChanged(
+            id("notes-1"), path: [.push("a"), .sheet("share")], queue: [], cause: FlowCause(by: .reconcile)))
+        await events.finish()
+    }
+
+    @Test("reject refuses a different path path_mismatch, with the expected and the observed path, and changes nothing")
+    func reject() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.push("a"))
+        let events = RegistryEventRecorder(registry)
+        let reason = await rejection { try await notes.reconcile(to: [], policy: .reject) }
+        let expected = RegistryRejection.pathMismatch(expected: [["type": "push", "route": "a"]], observed: [])
+        #expect(reason == expected)
+        #expect(reason?.fields == ["expected": [["type": "push", "route": "a"]], "observed": []])
+        await events.receive(.requestRejected(request: "flow.reconcile", reason: expected))
+        await events.finish()
+        #expect(await notes.path == [.push("a")])
+    }
+
+    @Test("an equal path is unchanged under either policy, with no intents and no event")
+    func equal() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.push("a"))
+        let events = RegistryEventRecorder(registry)
+        for policy in ReconcilePolicy.allCases {
+            let result = try await notes.reconcile(to: [.push("a")], policy: policy)
+            #expect(result == ReconcileResult(outcome: .unchanged, path: [.push("a")], intents: []))
+        }
+        await events.finish()
+    }
+
+    @Test("an observed path that breaks the modal rule is invalid_plan")
+    func invalidObserved() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        let events = RegistryEventRecorder(registry)
+        let reason = await rejection { try await notes.reconcile(to: [.sheet("a"), .sheet("b")], policy: .adopt) }
+        #expect(reason == .flow(.invalidPlan(.tooManyModals(count: 2))))
+        await events.receive(.requestRejected(request: "flow.reconcile", reason: .flow(.invalidPlan(.tooManyModals(count: 2)))))
+        await events.finish()
+    }
+
+    @Test("adopting a path whose stack changes under a modal, while another modal is queued, is refused whole: the queued one would show")
+    func queueInTheWay() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.batch([.push("a"), .push("b"), .sheet("s"), .cover("next")])
+        let reason = await rejection { try await notes.reconcile(to: [.push("a")], policy: .adopt) }
+        #expect(reason == .flow(.popBlockedByModalTail))
+        #expect(await notes.path == [.push("a"), .push("b"), .sheet("s")])
+        #expect(await notes.queuedModals == [.cover("next")])
+    }
+}
