@@ -63,7 +63,7 @@ public actor SceneInstance<R: Route> {
     }
 
     /// Resets the path to `steps`, atomically; steps that break the modal rule are
-    /// rejected ``FlowRejection/invalidPlan(_:)``, as a `reset` intent is.
+    /// rejected `invalid_plan` (`FlowRejection.invalidPlan`), as a `reset` intent is.
     @discardableResult
     public func apply(steps: [RouteStep<R>], by source: FlowCause.Source = .control) throws(RegistryRejection)
         -> FlowOutcome<R>
@@ -108,7 +108,7 @@ public actor SceneInstance<R: Route> {
     ///
     /// - Equal paths answer `unchanged` under either policy.
     /// - `adopt`: the difference becomes the fewest intents
-    ///   (``FlowReconciliation/intents(from:to:)``), applied all together as one change with
+    ///   (`FlowReconciliation.intents(from:to:)`), applied all together as one change with
     ///   cause `reconcile`; a rule that refuses one of them refuses them all (nothing
     ///   changes; the flow's reason). A modal shown in place of one dismissed is the next
     ///   queued one, if any: the result's path says what shows.
