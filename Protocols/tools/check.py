@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMAS = os.path.join(ROOT, "schemas")
 KEYWORDS = {"$schema", "$id", "title", "description", "type", "properties", "required",
             "additionalProperties", "items", "enum", "const", "anyOf", "oneOf", "$ref", "$defs",
-            "minimum", "maximum", "minItems", "maxItems", "minLength"}
+            "minimum", "maximum", "exclusiveMinimum", "minItems", "maxItems", "minLength"}
 TYPES = {"null", "boolean", "object", "array", "number", "integer", "string"}
 
 documents = {}
@@ -42,7 +42,7 @@ def lint(schema, where, problems):
             if not all(name in TYPES for name in names):
                 problems.append(f"{where}.type: unknown type {value!r}")
         elif key == "additionalProperties" and not isinstance(value, bool):
-            problems.append(f"{where}.additionalProperties: must be a boolean")
+            lint(value, f"{where}.additionalProperties", problems)
         elif key == "$ref":
             file, _, pointer = value.partition("#")
             if pointer and not pointer.startswith("/$defs/"):
@@ -118,6 +118,8 @@ def validate(value, schema, document, path="$"):
     if type_of(value) == "number":
         if "minimum" in schema and value < schema["minimum"]:
             errors.append(f"{path}: less than {schema['minimum']}")
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            errors.append(f"{path}: not above {schema['exclusiveMinimum']}")
         if "maximum" in schema and value > schema["maximum"]:
             errors.append(f"{path}: more than {schema['maximum']}")
     if isinstance(value, list):
@@ -138,6 +140,8 @@ def validate(value, schema, document, path="$"):
                 errors += validate(member, properties[name], document, f"{path}.{name}")
             elif schema.get("additionalProperties", True) is False:
                 errors.append(f"{path}: unexpected member {name!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                errors += validate(member, schema["additionalProperties"], document, f"{path}.{name}")
     if "anyOf" in schema:
         if not any(not validate(value, sub, document, path) for sub in schema["anyOf"]):
             errors.append(f"{path}: matches none of anyOf")

@@ -216,6 +216,12 @@ refused("scene.focus: an id with number 0 is invalid params", 21, "scene.focus",
 refused("scene.route: from an instance that is not open is not_open", 22, "scene.route",
         {"from": "main-1", "route": {"screen": "globe"}}, -32000, "not_open")
 refused("scene.route: route missing is invalid params", 23, "scene.route", {"from": "main-1"}, -32602, valid=False)
+ok("scene.route: from a pushed window, the origin's scope presents it (via notes-1, main-1)", 23, "scene.route",
+   {"from": "notes-1", "route": {"screen": "settings"}},
+   setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
+refused("scene.route: the origin's reject rule refuses a route from a window pushed from it", 23, "scene.route",
+        {"from": "notes-1", "route": {"screen": "admin"}}, -32000, "route_rejected",
+        setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
 refused("flow.send: push to an instance that is not open is not_open", 24, "flow.send",
         {"instance": "main-1", "intent": {"type": "push", "route": {"screen": "page"}}}, -32000, "not_open")
 refused("flow.send: pop with a count to an instance that is not open is not_open", 25, "flow.send",

@@ -176,6 +176,15 @@ final class ProcessHost<R: Route>: Sendable {
             }
         case SceneMethod.phaseChanged:
             if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) { tell(hosted, phase) }
+        case SceneMethod.decide where reply != nil:
+            // A route or path this behaviour's routes cannot read is left to the scope rules.
+            guard let route = try? (message.params?["route"] ?? .null).decoded(as: R.self),
+                let path = try? (message.params?["path"] ?? .array([])).decoded(as: [RouteStep<R>].self)
+            else { return reply!(.success(.null)) }
+            hosted.workers.run(CallJob(
+                work: .decide(route: route, path: path),
+                waiter: .handler { answer in reply!(answer.flatMap { payload in Result { () throws(SceneError) in try payload.json() } }) },
+                instance: hosted.instance, timeout: Self.callTimeout))
         default:
             let call = SceneCall(method: message.method, params: ScenePayload(json: message.params ?? .object([:])))
             guard let reply else {

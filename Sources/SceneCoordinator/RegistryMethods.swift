@@ -207,7 +207,9 @@ enum RegistryMethods {
                 return .done(.success(.failure(error)))
             }
             return answer(registry.beginRoute(route, from: from)) { outcome in
-                RouteResult(outcome: outcome.name, instance: InstanceObject(Routes.json(outcome.instance)))
+                RouteResult(
+                    outcome: outcome.name, instance: InstanceObject(Routes.json(outcome.instance)),
+                    via: outcome.via.map(\.description))
             }
         case .link(let url):
             return registry.beginLink(url).map { result in .success(linkAnswer(result)) }

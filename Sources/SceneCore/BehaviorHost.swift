@@ -188,6 +188,14 @@ final class BehaviorHost<R: Route>: SceneBacking {
         return (try? answer.json()) != .bool(false)
     }
 
+    /// What the running behaviour of `instance` decides for `route`; nil when it leaves it
+    /// to the scope rules, answers nothing within `timeout`, or does not run now.
+    func decide(_ route: R, path: [RouteStep<R>], on instance: InstanceID, timeout: Duration) async -> ScopeAction? {
+        guard let workers = callees.workers(instance) else { return nil }
+        let answer = try? await Callees.run(.decide(route: route, path: path), on: workers, instance: instance, timeout: timeout).get()
+        return answer.flatMap { try? $0.json() }.flatMap(ScopeAction.init(decision:))
+    }
+
     func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
         guard let workers = callees.workers(instance) else { throw .notConnected(instance) }
         return try await Callees.call(call, on: workers, instance: instance, timeout: timeout)

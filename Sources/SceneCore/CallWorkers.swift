@@ -62,12 +62,16 @@ package final class CallJob: Sendable {
         case close(force: Bool)
         /// Its start, with its context (a `SceneContext` of the behaviour's route type).
         case start(any Sendable)
+        /// A route request to decide: the route and the instance's path, of the behaviour's
+        /// route type; answers the decision as JSON (null for none).
+        case decide(route: any Sendable, path: any Sendable)
 
         var method: String {
             switch self {
             case .call(let call): return call.method
             case .close: return "scene.close"
             case .start: return "start"
+            case .decide: return "scene.decide"
             }
         }
     }
@@ -119,6 +123,10 @@ extension SceneBehavior {
                 }
             case .close(let force):
                 job.resolve(.success(ScenePayload(json: .bool(await close(force: force)))))
+            case .decide(let route, let path):
+                // The registry asks with this behaviour's route type.
+                let decision = await decide(route as! R, path: path as! [RouteStep<R>])
+                job.resolve(.success(ScenePayload(json: decision?.decisionJSON ?? .null)))
             case .start(let context):
                 do {
                     // The host made the context for this behaviour's route type.

@@ -131,7 +131,10 @@ struct ManifestReader {
         }
         checkKeys(
             members, at: path,
-            allowed: ["id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process", "restart"])
+            allowed: [
+                "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process",
+                "restart", "decides", "decideTimeout",
+            ])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
         if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
             report("\(path).id", "\"\(id)\" must use only ASCII letters, digits, \"_\", \".\" and \"-\"")
@@ -184,10 +187,11 @@ struct ManifestReader {
             report("\(path).restart", "only a scene with a launch command or running in process has code to restart")
         }
         let hosting: SceneHosting = inProcess ? .inProcess : launch.map { .process($0) } ?? .virtual
+        let (decides, decideTimeout) = readDecides(members, at: path, hasCode: hosting != .virtual)
         guard let kind else { return nil }
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,
-            hosting: hosting, restart: restart ?? .standard)
+            hosting: hosting, restart: restart ?? .standard, decides: decides, decideTimeout: decideTimeout)
     }
 
     private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {

@@ -44,6 +44,29 @@ extension ManifestReader {
         return LaunchSpec(command: command, environment: environment, workingDirectory: cwd, timeout: timeout)
     }
 
+    /// `decides` (a boolean) and `decideTimeout` (seconds): only a scene with code can
+    /// decide, and a timeout goes with `decides`.
+    mutating func readDecides(_ members: [String: JSONValue], at path: String, hasCode: Bool) -> (Bool, Duration) {
+        var decides = false
+        if let value = members["decides"] {
+            if case .bool(let flag) = value { decides = flag } else { report("\(path).decides", "must be true or false") }
+        }
+        if decides, !hasCode {
+            report("\(path).decides", "only a scene with a launch command or running in process has code to decide")
+        }
+        var timeout = SceneDeclaration<JSONValue>.standardDecideTimeout
+        if let value = members["decideTimeout"] {
+            if !decides {
+                report("\(path).decideTimeout", "goes with \"decides\": true")
+            } else if let seconds = value.doubleValue, seconds > 0, seconds <= 60 {
+                timeout = .milliseconds(Int64((seconds * 1000).rounded()))
+            } else {
+                report("\(path).decideTimeout", "must be a positive number of seconds, at most 60")
+            }
+        }
+        return (decides, timeout)
+    }
+
     mutating func readRestart(_ value: JSONValue?, at path: String) -> RestartPolicy? {
         guard let value else { return nil }
         guard case .object(let members) = value else {

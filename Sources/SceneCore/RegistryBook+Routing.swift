@@ -74,6 +74,17 @@ extension RegistryBook {
         return nil
     }
 
+    /// The scenes whose claims a route that bubbled up to the registry was offered, in
+    /// declaration order, up to and including `claimer`: those with claims.
+    package static func claimsConsulted<R: Route>(until claimer: String, in declarations: [SceneDeclaration<R>]) -> [String] {
+        var consulted: [String] = []
+        for declaration in declarations where !declaration.claims.isEmpty {
+            consulted.append(declaration.id)
+            if declaration.id == claimer { break }
+        }
+        return consulted
+    }
+
     /// The value a claimed route opens its scene with: the route itself for a per-value
     /// scene (refused `route_rejected` when it cannot be a JSON value), none otherwise.
     package static func claimValue<R: Route>(for route: R, policy: InstancePolicy) -> Result<JSONValue?, RegistryRejection> {

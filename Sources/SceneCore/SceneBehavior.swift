@@ -20,6 +20,8 @@ public import SceneJSON
 /// - ``receive(_:)`` takes `scene.notify`s.
 /// - ``flowChanged(to:)`` and ``phaseChanged(to:)`` report the instance's own changes,
 ///   in order, each once, after ``start(in:)`` returned.
+/// - ``decide(_:path:)`` decides a route request at run time, when the scene's declaration
+///   says it `decides`.
 /// - ``close(force:)`` is asked before an interactive close, and may refuse it; a forced
 ///   close is only announced. ``stop()`` is the last thing it hears.
 public protocol SceneBehavior<R>: Actor {
@@ -40,6 +42,13 @@ public protocol SceneBehavior<R>: Actor {
 
     /// The instance's phase changed (it hears `active` once it is open).
     func phaseChanged(to phase: ScenePhase) async
+
+    /// Decides a route request that reaches this instance's scope — asked from it, or
+    /// bubbling up from a window pushed from it — seeing its path now; asked only when the
+    /// scene's declaration says it `decides`. `.present(style)` shows the route here,
+    /// `.reject(reason)` refuses it, `.pass` bubbles it on; nil leaves it to the scope
+    /// rules, as no answer within the declaration's `decideTimeout` does.
+    func decide(_ route: R, path: [RouteStep<R>]) async -> ScopeAction?
 
     /// Whether the instance may close; `force` says it closes whatever the answer.
     func close(force: Bool) async -> Bool
@@ -65,6 +74,9 @@ extension SceneBehavior {
 
     /// Ignores the change.
     public func phaseChanged(to phase: ScenePhase) async {}
+
+    /// Leaves every route to the scope rules.
+    public func decide(_ route: R, path: [RouteStep<R>]) async -> ScopeAction? { nil }
 
     /// Accepts every close.
     public func close(force: Bool) async -> Bool { true }

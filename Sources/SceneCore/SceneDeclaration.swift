@@ -117,6 +117,33 @@ public enum ScopeAction: Hashable, Sendable {
     case reject(String)
     /// Pass the route to the registry.
     case pass
+
+    /// A decision as `scene.decide` answers it: `{"decision": "present", "style": "push" |
+    /// "sheet" | "cover"}`, `{"decision": "pass"}` or `{"decision": "reject", "reason": …}`;
+    /// nil for anything else (then the scope rules decide).
+    public init?(decision json: JSONValue) {
+        switch json["decision"]?.stringValue {
+        case "present":
+            guard let style = json["style"]?.stringValue.flatMap(RouteStepKind.init(rawValue:)) else { return nil }
+            self = .present(style)
+        case "pass":
+            self = .pass
+        case "reject":
+            guard let reason = json["reason"]?.stringValue, !reason.isEmpty else { return nil }
+            self = .reject(reason)
+        default:
+            return nil
+        }
+    }
+
+    /// The decision as `scene.decide` answers it.
+    public var decisionJSON: JSONValue {
+        switch self {
+        case .present(let kind): return ["decision": "present", "style": .string(kind.rawValue)]
+        case .pass: return ["decision": "pass"]
+        case .reject(let reason): return ["decision": "reject", "reason": .string(reason)]
+        }
+    }
 }
 
 /// One rule of a scene's scope: the first rule whose predicate matches decides.
@@ -205,6 +232,16 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public let hosting: SceneHosting
     /// When the code behind an instance is restarted after it ends.
     public let restart: RestartPolicy
+    /// Whether the code behind an instance decides route requests at run time, before the
+    /// scope rules: an in-process behaviour's ``SceneBehavior/decide(_:path:)``, a process
+    /// scene's answer to `scene.decide`. No answer within ``decideTimeout``, or a
+    /// malformed one, leaves the decision to ``scope``.
+    public let decides: Bool
+    /// How long a deciding scene has to answer (default 1 s).
+    public let decideTimeout: Duration
+
+    /// How long a deciding scene has to answer unless its declaration says.
+    public static var standardDecideTimeout: Duration { .seconds(1) }
 
     /// How a coordinator starts the process behind each instance; nil unless the scene's
     /// hosting is `process`.
@@ -223,7 +260,8 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public init(
         id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
         scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
-        hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard
+        hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard, decides: Bool = false,
+        decideTimeout: Duration = standardDecideTimeout
     ) {
         self.id = id
         self.kind = kind
@@ -234,5 +272,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.restore = restore
         self.hosting = hosting
         self.restart = restart
+        self.decides = decides
+        self.decideTimeout = decideTimeout
     }
 }

@@ -214,7 +214,11 @@ public enum SceneMethod {
     public static let ping = "scene.ping"
     /// Request `{force}`: asks the scene to close; it answers `{accepted}`.
     public static let close = "scene.close"
-    /// Notification `{path, seq}`: the scene's path changed.
+    /// Request: decide a route request at run time (a scene declared `"decides": true`);
+    /// params `{route, path}`, answered `{decision: "present", style}`, `{decision: "pass"}`
+    /// or `{decision: "reject", reason}`.
+    public static let decide = "scene.decide"
+    /// Notification `{path, queue, cause, seq}`: the scene's path changed.
     public static let flowChanged = "flow.changed"
     /// Notification `{phase}`: the scene's phase changed.
     public static let phaseChanged = "scene.phase_changed"

@@ -104,6 +104,13 @@ extension RouteResult: WireWritable {
         JSONValue.writeQuoted(outcome.rawValue, to: &output)
         object.key("path", to: &output)
         WireCodec.write(path, to: &output)
+        object.key("via", to: &output)
+        output.append(UInt8(ascii: "["))
+        for (index, stop) in via.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeQuoted(stop, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
         object.end(&output)
     }
 }

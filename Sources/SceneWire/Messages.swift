@@ -236,11 +236,25 @@ public struct RouteResult: Codable, Hashable, Sendable {
     public var instance: InstanceObject
     /// That instance's path, with the route shown (the same as `instance.path`).
     public var path: [RouteStep<JSONValue>]
+    /// What was consulted, in order: instance ids for scopes (the asking instance, then
+    /// each window it was pushed from), scene ids for claims.
+    public var via: [String]
     /// The `scene.route` result, with `path` taken from `instance`.
-    public init(outcome: OutcomeName, instance: InstanceObject) {
+    public init(outcome: OutcomeName, instance: InstanceObject, via: [String] = []) {
         self.outcome = outcome
         self.instance = instance
         self.path = instance.path
+        self.via = via
+    }
+
+    private enum CodingKeys: String, CodingKey { case outcome, instance, path, via }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        outcome = try container.decode(OutcomeName.self, forKey: .outcome)
+        instance = try container.decode(InstanceObject.self, forKey: .instance)
+        path = try container.decode([RouteStep<JSONValue>].self, forKey: .path)
+        via = try container.decodeIfPresent([String].self, forKey: .via) ?? []
     }
 }
 

@@ -31,6 +31,7 @@ func processManifest(extra: [String] = []) -> String {
         #"{"id": "flaky", "kind": "window", "launch": {"command": ["\#(scenectl)", "scene", "--quiet"]}, "restart": {"policy": "permanent", "maxRestarts": 2, "withinSeconds": 60}}"#,
         #"{"id": "temp", "kind": "window", "launch": {"command": ["\#(scenectl)", "scene", "--quiet"]}, "restart": {"policy": "temporary"}}"#,
         #"{"id": "puppet", "kind": "window", "launch": {"command": ["sleep", "120"], "timeout": 60}}"#,
+        #"{"id": "decider", "kind": "window", "launch": {"command": ["sleep", "120"], "timeout": 60}, "decides": true, "decideTimeout": 2, "scope": [{"when": {}, "present": "push"}]}"#,
         #"{"id": "mute", "kind": "window", "launch": {"command": ["sleep", "120"], "timeout": 1}}"#,
         #"{"id": "missing", "kind": "window", "launch": {"command": ["/nonexistent/scene-binary"]}}"#,
         #"{"id": "virtual", "kind": "window", "instances": "single"}"#,
@@ -81,29 +82,30 @@ final class ProcessHarness: Sendable {
         throw SocketError("environ", code: ENOENT)
     }
 
-    /// Opens a puppet instance and says hello for it with its process's token: the
-    /// returned connection is that scene. `handler` answers what the coordinator sends.
+    /// Opens a puppet instance (of `scene`, whose process only sleeps) and says hello for
+    /// it with its process's token: the returned connection is that scene. `handler`
+    /// answers what the coordinator sends.
     func puppet(
-        handler: @escaping IncomingHandler = { _ in .success([:]) }
+        of scene: String = "puppet", handler: @escaping IncomingHandler = { _ in .success([:]) }
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
-        try await puppet { path, token in
+        try await puppet(of: scene) { path, token in
             try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, handler: handler)
         }
     }
 
     /// A puppet whose connection answers at once, on the client's loop thread.
     func puppet(answering: @escaping ImmediateHandler) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
-        try await puppet { path, token in
+        try await puppet(of: "puppet") { path, token in
             try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, answering: answering)
         }
     }
 
     private func puppet(
-        connect: (_ path: String, _ token: String) async throws -> SceneConnection
+        of scene: String, connect: (_ path: String, _ token: String) async throws -> SceneConnection
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
         let before = Set(events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
         let control = self.control
-        let opening = Task { try await control.open("puppet") }
+        let opening = Task { try await control.open(scene) }
         var spawned: WireEvent?
         _ = await eventually(.seconds(20)) {
             spawned = events.all.last { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }

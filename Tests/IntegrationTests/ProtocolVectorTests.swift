@@ -170,6 +170,18 @@ struct ProtocolVectorTests {
     }
 }
 
+@Suite("The protocol folder's own checker")
+struct ProtocolCheckerTests {
+    @Test("Protocols/tools/check.py passes: every schema in the keyword subset, every vector's frame and schema, the example manifests")
+    func checkerPasses() async throws {
+        let script = protocolsFolder.appendingPathComponent("tools/check.py").path
+        let child = try ChildProcess(["python3", script], executable: "/usr/bin/env")
+        defer { child.kill() }
+        let code = await child.wait()
+        #expect(code == 0, "\(child.standardOutput)\(child.standardError)")
+    }
+}
+
 @Suite("Protocol vectors against a live coordinator")
 struct ProtocolVectorReplayTests {
     @Test("each vector gets its documented answer from a fresh demo coordinator", arguments: vectors)
