@@ -222,6 +222,24 @@ ok("scene.route: from a pushed window, the origin's scope presents it (via notes
 refused("scene.route: the origin's reject rule refuses a route from a window pushed from it", 23, "scene.route",
         {"from": "notes-1", "route": {"screen": "admin"}}, -32000, "route_rejected",
         setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
+ok("scene.program: open main, push notes from $0, push a route in $1", 23, "scene.program", {"steps": [
+    {"method": "scene.open", "params": {"scene": "main"}},
+    {"method": "scene.push", "params": {"scene": "notes", "from": "$0"}},
+    {"method": "flow.send", "params": {"instance": "$1", "intent": {"type": "push", "route": "a"}}}]})
+ok("scene.program: no steps completes none", 23, "scene.program", {"steps": []})
+refused("scene.program: the first failing step ends it with its reason (data.step, data.results)", 23, "scene.program",
+        {"steps": [{"method": "scene.open", "params": {"scene": "main"}}, {"method": "scene.open", "params": {"scene": "nope"}}]},
+        -32000, "unknown_scene")
+refused("scene.program: a method that cannot be a step is invalid params", 23, "scene.program",
+        {"steps": [{"method": "state"}]}, -32602, valid=False)
+refused("scene.program: a $k naming a later step is invalid params", 23, "scene.program",
+        {"steps": [{"method": "scene.focus", "params": {"instance": "$1"}}, {"method": "scene.open", "params": {"scene": "main"}}]},
+        -32602)
+refused("scene.program: a $k naming a step without an instance is invalid params", 23, "scene.program",
+        {"steps": [{"method": "immersive.dismiss"}, {"method": "scene.focus", "params": {"instance": "$0"}}]}, -32602)
+refused("scene.program: a step whose params do not fit is invalid params", 23, "scene.program",
+        {"steps": [{"method": "scene.open", "params": {"scene": 5}}]}, -32602)
+refused("scene.program: steps missing is invalid params", 23, "scene.program", {}, -32602, valid=False)
 refused("flow.send: push to an instance that is not open is not_open", 24, "flow.send",
         {"instance": "main-1", "intent": {"type": "push", "route": {"screen": "page"}}}, -32000, "not_open")
 refused("flow.send: pop with a count to an instance that is not open is not_open", 25, "flow.send",

@@ -117,6 +117,14 @@ extension SceneConnection {
         try await call(.flowReconcile, params: FlowReconcileParams(instance: instance, observed: observed, policy: policy))
     }
 
+    /// `scene.program`: `steps` (`{"method", "params"}` each) in order, as one request. The
+    /// first step that fails ends it: the error is that step's, with `data.step` (its
+    /// index) and `data.results` (the results before it); the steps before it stay applied.
+    @discardableResult
+    public func program(_ steps: [JSONValue]) async throws(ClientError) -> ProgramResult {
+        try await call(.sceneProgram, params: ProgramParams(steps: steps))
+    }
+
     /// `link.open`.
     @discardableResult
     public func openLink(_ url: String) async throws(ClientError) -> LinkOpenResult {

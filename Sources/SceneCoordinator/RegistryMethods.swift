@@ -20,6 +20,7 @@ enum RegistryRequest: Sendable {
     case flowTransaction(InstanceID, [FlowIntent<JSONValue>])
     case flowReconcile(InstanceID, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy)
     case link(String)
+    case program([ProgramStep<JSONValue>])
     case authenticate(Bool)
     case state
 
@@ -79,6 +80,13 @@ enum RegistryRequest: Sendable {
             self = .flowReconcile(try Self.instanceID(request.instance), observed: request.observed, policy: policy)
         case .linkOpen:
             self = .link(try WireCodec.decode(LinkOpenParams.self, from: params).url)
+        case .sceneProgram:
+            guard case .array(let steps)? = params?["steps"] else { throw .invalidParams("steps: must be an array of steps") }
+            do {
+                self = .program(try ProgramStep<JSONValue>.program(json: steps))
+            } catch {
+                throw .invalidParams(error.description)
+            }
         case .authSet:
             self = .authenticate(try WireCodec.decode(AuthSetParams.self, from: params).authenticated)
         case .state:
@@ -159,6 +167,7 @@ enum RegistryRequest: Sendable {
         case .flowTransaction: return .flowTransaction
         case .flowReconcile: return .flowReconcile
         case .link: return .linkOpen
+        case .program: return .sceneProgram
         case .authenticate: return .authSet
         case .state: return .state
         }
@@ -184,20 +193,14 @@ enum RegistryMethods {
         typealias Routes = WireRoutes<R>
         switch request {
         case .open(let scene, let value):
-            return answer(registry.beginOpen(scene, value: value)) { outcome in
-                OpenResult(instance: InstanceObject(Routes.json(outcome.instance)), outcome: outcome.name)
-            }
+            return answer(registry.beginOpen(scene, value: value)) { outcome in result(.opened(outcome)) }
         case .push(let scene, let value, let from):
-            return answer(registry.beginPush(scene, value: value, from: from)) { info in
-                InstanceResult(instance: InstanceObject(Routes.json(info)))
-            }
+            return answer(registry.beginPush(scene, value: value, from: from)) { info in result(.pushed(info)) }
         case .dismissInstance(let id, let force):
-            return answer(registry.beginDismiss(id, force: force)) { dismissed in
-                DismissResult(dismissed: dismissed.map(\.description))
-            }
+            return answer(registry.beginDismiss(id, force: force)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
         case .dismissScene(let scene, let value, let force):
             return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
-                DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description))
+                result(ProgramStepResult<R>.dismissedScene(outcome))
             }
         case .route(let json, let from):
             let route: R
@@ -206,11 +209,7 @@ enum RegistryMethods {
             } catch {
                 return .done(.success(.failure(error)))
             }
-            return answer(registry.beginRoute(route, from: from)) { outcome in
-                RouteResult(
-                    outcome: outcome.name, instance: InstanceObject(Routes.json(outcome.instance)),
-                    via: outcome.via.map(\.description))
-            }
+            return answer(registry.beginRoute(route, from: from)) { outcome in result(.routed(outcome)) }
         case .link(let url):
             return registry.beginLink(url).map { result in .success(linkAnswer(result)) }
         case .authenticate(let authenticated):
@@ -306,12 +305,94 @@ enum RegistryMethods {
                     outcome: result.outcome, path: Routes.json(result.path),
                     intents: try Routes.decode([FlowIntent<JSONValue>].self, from: result.intents, member: "intents"))
             }
+        case .program(let json):
+            let steps: [ProgramStep<R>]
+            do throws(WireError) {
+                steps = try json.enumerated().map { index, step throws(WireError) in try typed(step, index: index) }
+            } catch {
+                return .done(.success(.failure(error)))
+            }
+            return registry.beginProgram(steps).map { outcome in
+                switch outcome {
+                case .success(let outcome): return .success(programAnswer(outcome, steps: steps))
+                case .failure(let reason): return .success(.failure(.domain(reason)))
+                }
+            }
         case .state:
             guard Routes.isJSON else {
                 return .done(.success(.success(registry.state().mappingPaths(Routes.json))))
             }
             // Taken now; its instances are made as its slices are written.
             return .done(.success(.success(registry.captureState() as! RegistryStateCapture<JSONValue>)))
+        }
+    }
+
+    // MARK: Results
+
+    /// A method's result as the wire writes it (a program step's, or the request's own).
+    static func result<R: Route>(_ result: ProgramStepResult<R>) -> any WireWritable {
+        typealias Routes = WireRoutes<R>
+        switch result {
+        case .opened(let outcome):
+            return OpenResult(instance: InstanceObject(Routes.json(outcome.instance)), outcome: outcome.name)
+        case .pushed(let info), .focused(let info):
+            return InstanceResult(instance: InstanceObject(Routes.json(info)))
+        case .dismissed(let dismissed), .dismissedImmersive(let dismissed):
+            return DismissResult(dismissed: dismissed.map(\.description))
+        case .dismissedScene(let outcome):
+            return DismissResult(dismissed: outcome.dismissed.map(\.description), vetoed: outcome.vetoed.map(\.description))
+        case .routed(let outcome):
+            return RouteResult(
+                outcome: outcome.name, instance: InstanceObject(Routes.json(outcome.instance)), via: outcome.via.map(\.description))
+        case .sent(let outcome, let path):
+            return FlowSendResult(outcome: outcome.name, path: Routes.json(path))
+        case .applied(let path):
+            return PathResult(path: Routes.json(path))
+        case .linked(let outcome):
+            switch linkResult(outcome) {
+            case .success(let written): return written
+            case .failure(let error): return JSONValue.object(["error": error.json])
+            }
+        }
+    }
+
+    /// A program's answer: `{completed, results}`, or the failing step's error with `step`
+    /// (its index) and `results` (of the steps before it) added to its data.
+    static func programAnswer<R: Route>(_ outcome: ProgramOutcome<R>, steps: [ProgramStep<R>]) -> WireAnswer {
+        let results = JSONValue.array(outcome.results.map { step in
+            var bytes: [UInt8] = []
+            result(step).write(to: &bytes)
+            return (try? JSONParser.parse(bytes)) ?? .null
+        })
+        guard let failure = outcome.failure else {
+            return .success(JSONValue.object(["completed": .integer(outcome.results.count), "results": results]))
+        }
+        let error = WireError.domain(failure.reason)
+        var data = error.data
+        data["step"] = .integer(failure.step)
+        data["results"] = results
+        return .failure(WireError(
+            code: error.code, message: "step \(failure.step) (\(steps[failure.step].method)) failed: \(error.message)", data: data))
+    }
+
+    /// A program step of JSON routes as one of the registry's routes.
+    private static func typed<R: Route>(_ step: ProgramStep<JSONValue>, index: Int) throws(WireError) -> ProgramStep<R> {
+        typealias Routes = WireRoutes<R>
+        let params = "steps[\(index)].params"
+        switch step {
+        case .open(let scene, let value): return .open(scene: scene, value: value)
+        case .push(let scene, let value, let from): return .push(scene: scene, value: value, from: from)
+        case .focus(let ref): return .focus(ref)
+        case .dismiss(let ref, let force): return .dismiss(ref, force: force)
+        case .dismissScene(let scene, let value, let force): return .dismissScene(scene, value: value, force: force)
+        case .dismissImmersive: return .dismissImmersive
+        case .route(let route, let from):
+            return .route(try Routes.decode(R.self, from: route, member: "\(params).route"), from: from)
+        case .send(let intent, let ref):
+            return .send(try Routes.decode(FlowIntent<R>.self, from: intent, member: "\(params).intent"), to: ref)
+        case .apply(let plan, let ref):
+            return .apply(try Routes.decode([RouteStep<R>].self, from: plan, member: "\(params).plan"), to: ref)
+        case .link(let url): return .link(url)
         }
     }
 

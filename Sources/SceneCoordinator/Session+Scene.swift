@@ -75,6 +75,29 @@ extension Session {
 
     // MARK: What a scene may call
 
+    /// A scene's program: each step scoped as the request it stands for would be, so a
+    /// program can do only what the scene could do step by step (a step's `$k` in the
+    /// member naming the instance names another instance, and is forbidden).
+    private func scopedProgram(_ params: JSONValue?) -> Result<JSONValue?, WireError> {
+        guard case .object(var members)? = params, case .array(var steps)? = members["steps"] else { return .success(params) }
+        for (index, step) in steps.enumerated() {
+            guard case .object(var fields) = step, let name = fields["method"]?.stringValue, let method = WireMethod(rawValue: name),
+                ProgramStep<JSONValue>.methods.contains(name)
+            else { continue }  // what is not a step is refused -32602 when decoded
+            switch scoped(method, params: fields["params"]) {
+            case .success(let scopedParams):
+                fields["params"] = scopedParams
+                steps[index] = .object(fields)
+            case .failure(let error):
+                var data = error.data
+                data["step"] = .integer(index)
+                return .failure(WireError(code: error.code, message: "step \(index): \(error.message)", data: data))
+            }
+        }
+        members["steps"] = .array(steps)
+        return .success(.object(members))
+    }
+
     /// A scene's request, checked against what a scene may call and scoped to its own
     /// instance: the member naming the instance (`instance` or `from`) defaults to its own
     /// and may not name another.
@@ -88,6 +111,8 @@ extension Session {
             key = "from"
         case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping:
             return .success(params)
+        case .sceneProgram:
+            return scopedProgram(params)
         case .hello, .immersiveDismiss, .sceneFocus, .authSet, .coordinatorShutdown:
             return .failure(forbidden(method.rawValue, "a scene connection may not call \(method.rawValue)"))
         }

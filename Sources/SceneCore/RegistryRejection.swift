@@ -54,6 +54,9 @@ public enum RegistryRejection: CodedReason {
     /// `flow.reconcile` with policy `reject`: the path a UI toolkit observed is not the
     /// instance's; both are given as the wire carries paths.
     case pathMismatch(expected: JSONValue, observed: JSONValue)
+    /// A program whose step `step` refers to a step that is not an earlier one, or to one
+    /// whose result names no instance (the wire answers such a program -32602 instead).
+    case invalidProgram(step: Int, detail: String)
 
     public var code: String {
         switch self {
@@ -81,6 +84,7 @@ public enum RegistryRejection: CodedReason {
         case .launchTimeout: return "launch_timeout"
         case .closeVetoed: return "close_vetoed"
         case .pathMismatch: return "path_mismatch"
+        case .invalidProgram: return "invalid_program"
         }
     }
 
@@ -118,6 +122,8 @@ public enum RegistryRejection: CodedReason {
             return ["instance": .string(id.description), "seconds": .double(seconds)]
         case .pathMismatch(let expected, let observed):
             return ["expected": expected, "observed": observed]
+        case .invalidProgram(let step, let detail):
+            return ["step": .integer(step), "detail": .string(detail)]
         case .nothingToDismiss, .noHandler:
             return [:]
         }
@@ -149,6 +155,7 @@ public enum RegistryRejection: CodedReason {
         case .launchTimeout(let id, let seconds): return "\(id) did not say hello within \(seconds) s"
         case .closeVetoed(let id): return "\(id) refused to close (force closes it anyway)"
         case .pathMismatch: return "the observed path is not the instance's path"
+        case .invalidProgram(let step, let detail): return "step \(step) of the program: \(detail)"
         }
     }
 }

@@ -407,3 +407,25 @@ public struct EmptyResult: Codable, Hashable, Sendable {
     /// The empty result, `{}`.
     public init() {}
 }
+
+/// `scene.program` {steps: [{method, params}]}.
+public struct ProgramParams: Codable, Hashable, Sendable {
+    /// The steps, in order: each `{"method", "params"}` with the method's own params, where
+    /// `"$k"` in a member naming an instance names the instance of step `k`'s result.
+    public var steps: [JSONValue]
+    /// Params for `scene.program`.
+    public init(steps: [JSONValue]) { self.steps = steps }
+}
+
+/// The `scene.program` result: {completed, results}.
+public struct ProgramResult: Codable, Hashable, Sendable {
+    /// How many steps completed: all of them.
+    public var completed: Int
+    /// Each step's result, as its method answers it.
+    public var results: [JSONValue]
+    /// The result, with every member given.
+    public init(completed: Int, results: [JSONValue]) {
+        self.completed = completed
+        self.results = results
+    }
+}

@@ -32,6 +32,9 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case flowTransaction = "flow.transaction"
     /// `flow.reconcile`: adopts, or refuses, the path a UI toolkit reports.
     case flowReconcile = "flow.reconcile"
+    /// `scene.program`: several steps (opens, pushes, routes, intents, links) in order, as
+    /// one request, stopping at the first that fails.
+    case sceneProgram = "scene.program"
     /// `link.open`: opens a deep link across scenes.
     case linkOpen = "link.open"
     /// `auth.set`: turns link authentication on or off, replaying a pending link.

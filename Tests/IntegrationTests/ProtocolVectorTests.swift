@@ -114,7 +114,7 @@ struct ProtocolVectorTests {
             .alreadyOpen(instance), .coveredByPushedWindow(instance), .notFocusable(instance), .cancelled(instance),
             .invalidPhase(.closed), .routeRejected(detail: ""), .noHandler, .presentationBusy(instance),
             .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""), .launchTimeout(instance, seconds: 1),
-            .closeVetoed(instance),
+            .closeVetoed(instance), .pathMismatch(expected: [], observed: []), .invalidProgram(step: 0, detail: ""),
         ]
         let flowReasons: [FlowRejection] = [
             .pushBlockedByModalTail, .popBlockedByModalTail, .insufficientDepth(requested: 1, available: 0), .invalidCount(-1),

@@ -1,0 +1,105 @@
+import SceneFlow
+
+extension SceneRegistry {
+    /// Runs `steps` in order, as one request: each as its method would, a step's `$k`
+    /// naming the instance of step `k`'s result. The first step that fails ends the
+    /// program; the steps before it stay applied (there is no rollback). Flow changes a
+    /// `send` or `apply` step makes are caused by `program`.
+    ///
+    /// - Throws: ``RegistryRejection/invalidProgram(step:detail:)`` before any step runs,
+    ///   when a step refers to a step that is not an earlier one or whose result names no
+    ///   instance.
+    public func run(program steps: [ProgramStep<R>]) async throws(RegistryRejection) -> ProgramOutcome<R> {
+        try await finish(beginProgram(steps)).get()
+    }
+
+    /// ``run(program:)`` as far as it goes now: done, unless a step must wait (for an
+    /// instance to open, a scene to decide or answer a close).
+    public func beginProgram(_ steps: [ProgramStep<R>]) -> RegistryStep<R, ProgramOutcome<R>> {
+        if let problem = ProgramStep.problem(in: steps) {
+            let reason = RegistryRejection.invalidProgram(step: problem.step, detail: problem.detail)
+            reject("scene.program", reason)
+            return .done(.failure(reason))
+        }
+        return runSteps(steps, from: 0, results: [])
+    }
+
+    /// Runs `steps` from `index` on, after `results`, until one waits or fails.
+    private func runSteps(_ steps: [ProgramStep<R>], from index: Int, results: [ProgramStepResult<R>])
+        -> RegistryStep<R, ProgramOutcome<R>>
+    {
+        var results = results
+        for at in index..<steps.count {
+            switch beginStep(steps[at], after: results) {
+            case .done(.success(let result)):
+                results.append(result)
+            case .done(.failure(let reason)):
+                return .done(.success(ProgramOutcome(results: results, failure: ProgramFailure(step: at, reason: reason))))
+            case .waiting(let wait):
+                let before = results
+                return .waiting(RegistryWait { registry in
+                    switch await wait.rest(registry) {
+                    case .success(let result):
+                        return await registry.finish(registry.runSteps(steps, from: at + 1, results: before + [result]))
+                    case .failure(let reason):
+                        return .success(ProgramOutcome(results: before, failure: ProgramFailure(step: at, reason: reason)))
+                    }
+                })
+            }
+        }
+        return .done(.success(ProgramOutcome(results: results, failure: nil)))
+    }
+
+    /// One step, begun as its method begins; its `$k` resolved against `results`.
+    private func beginStep(_ step: ProgramStep<R>, after results: [ProgramStepResult<R>]) -> RegistryStep<R, ProgramStepResult<R>> {
+        func resolve(_ ref: InstanceRef) throws(RegistryRejection) -> InstanceID {
+            switch ref {
+            case .id(let id): return id
+            case .step(let k):
+                guard let id = results[k].instance else { throw .notOpen("$\(k) (step \(k) answered no instance)") }
+                return id
+            }
+        }
+        do throws(RegistryRejection) {
+            switch step {
+            case .open(let scene, let value):
+                return beginOpen(scene, value: value).map { $0.map(ProgramStepResult.opened) }
+            case .push(let scene, let value, let from):
+                return beginPush(scene, value: value, from: try resolve(from)).map { $0.map(ProgramStepResult.pushed) }
+            case .focus(let ref):
+                return .done(.success(.focused(try focus(try resolve(ref)))))
+            case .dismiss(let ref, let force):
+                return beginDismiss(try resolve(ref), force: force).map { $0.map(ProgramStepResult.dismissed) }
+            case .dismissScene(let scene, let value, let force):
+                return beginDismiss(scene: scene, value: value, force: force).map { $0.map(ProgramStepResult.dismissedScene) }
+            case .dismissImmersive:
+                return .done(.success(.dismissedImmersive(try dismissImmersive())))
+            case .route(let route, let from):
+                return beginRoute(route, from: try resolve(from)).map { $0.map(ProgramStepResult.routed) }
+            case .send(let intent, let ref):
+                let (outcome, path) = try withInstance(try resolve(ref), for: "flow.send") { instance throws(RegistryRejection) in
+                    (try instance.send(intent, by: .program), instance.path)
+                }
+                if case .rejected(let reason) = outcome { throw .flow(reason) }
+                return .done(.success(.sent(outcome, path: path)))
+            case .apply(let steps, let ref):
+                let (outcome, path) = try withInstance(try resolve(ref), for: "flow.apply") { instance throws(RegistryRejection) in
+                    (try instance.apply(steps: steps, by: .program), instance.path)
+                }
+                if case .rejected(let reason) = outcome { throw .flow(reason) }
+                return .done(.success(.applied(path: path)))
+            case .link(let url):
+                return beginLink(url).map { result in
+                    switch result {
+                    case .success(.rejected(let reason)): return .failure(reason)
+                    case .success(.unhandled(let path)): return .failure(.linkUnhandled(path: path))
+                    case .success(let outcome): return .success(.linked(outcome))
+                    case .failure(let reason): return .failure(reason)
+                    }
+                }
+            }
+        } catch {
+            return .done(.failure(error))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import SceneClient
+import SceneJSON
+import SceneTesting
+import SceneWire
+import Testing
+
+@Suite("Programs over the wire")
+struct ProgramWireTests {
+    @Test("a program waits for a step's scene process to start, then runs the steps after it")
+    func waitsForProcess() async throws {
+        try await withProcesses { harness in
+            let result = try await harness.control.program([
+                ["method": "scene.open", "params": ["scene": "ctl"]],
+                ["method": "flow.send", "params": ["instance": "$0", "intent": ["type": "push", "route": "page"]]],
+            ])
+            #expect(result.completed == 2)
+            #expect(result.results[0]["instance"]?["phase"] == "active")
+            #expect(result.results[1]["path"] == [["type": "push", "route": "page"]])
+        }
+    }
+
+    @Test("a failing step's error carries its index and the results before it; those steps stay applied")
+    func failureData() async throws {
+        try await withProcesses { harness in
+            do {
+                try await harness.control.program([
+                    ["method": "scene.open", "params": ["scene": "virtual"]],
+                    ["method": "scene.open", "params": ["scene": "nope"]],
+                ])
+                Issue.record("the program must fail at step 1")
+            } catch let error as ClientError {
+                guard case .remote(let wire) = error else { throw error }
+                #expect(wire.reason == "unknown_scene")
+                #expect(wire.data["step"] == 1)
+                #expect(wire.data["results"]?.arrayValue?.count == 1)
+            }
+            #expect(try await harness.instance("virtual-1") != nil)
+        }
+    }
+
+    @Test("a scene's program is scoped as its requests are: its own instance by default; a forbidden step refuses the program before it runs")
+    func sceneScoped() async throws {
+        try await withProcesses { harness in
+            let puppet = try await harness.puppet()
+            defer { puppet.scene.close() }
+            let own = try await puppet.scene.program([["method": "flow.send", "params": ["intent": ["type": "push", "route": "a"]]]])
+            #expect(own.results[0]["path"] == [["type": "push", "route": "a"]])
+            #expect(await refusal {
+                try await puppet.scene.program([
+                    ["method": "scene.open", "params": ["scene": "virtual"]],
+                    ["method": "scene.focus", "params": ["instance": "$0"]],
+                ])
+            } == "forbidden")
+            #expect(try await harness.instance("virtual-1") == nil)
+        }
+    }
+}
