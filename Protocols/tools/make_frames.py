@@ -226,6 +226,13 @@ ok("scene.program: open main, push notes from $0, push a route in $1", 23, "scen
     {"method": "scene.open", "params": {"scene": "main"}},
     {"method": "scene.push", "params": {"scene": "notes", "from": "$0"}},
     {"method": "flow.send", "params": {"instance": "$1", "intent": {"type": "push", "route": "a"}}}]})
+refused("scene.present: from an instance that is not open is not_open", 23, "scene.present",
+        {"scene": "notes", "from": "main-1"}, -32000, "not_open")
+refused("scene.present: from missing is invalid params", 23, "scene.present", {"scene": "notes"}, -32602, valid=False)
+refused("scene.finish: an instance nobody presented is not_presented", 23, "scene.finish",
+        {"instance": "main-1", "result": {"picked": 1}}, -32000, "not_presented", setup=OPEN_MAIN)
+refused("scene.finish: a control connection must name the instance", 23, "scene.finish", {"result": 1}, -32602)
+refused("scene.finish: result missing is invalid params", 23, "scene.finish", {"instance": "main-1"}, -32602, valid=False)
 ok("scene.program: no steps completes none", 23, "scene.program", {"steps": []})
 refused("scene.program: the first failing step ends it with its reason (data.step, data.results)", 23, "scene.program",
         {"steps": [{"method": "scene.open", "params": {"scene": "main"}}, {"method": "scene.open", "params": {"scene": "nope"}}]},
@@ -376,6 +383,7 @@ event("event: scene.opened", {"seq": 1, "type": "scene.opened", "instance": MAIN
 event("event: scene.focused", {"seq": 2, "type": "scene.focused", "instance": "main-1"})
 event("event: scene.phase_changed", {"seq": 3, "type": "scene.phase_changed", "instance": "main-1", "phase": "background"})
 event("event: scene.opened (a pushed window)", {"seq": 4, "type": "scene.opened", "instance": NOTES_1})
+event("event: scene.finished", {"seq": 6, "type": "scene.finished", "instance": "notes-1", "result": {"picked": "blue"}})
 event("event: scene.pushed", {"seq": 5, "type": "scene.pushed", "instance": "notes-1", "from": "main-1"})
 event("event: flow.changed", {"seq": 7, "type": "flow.changed", "instance": "notes-1",
                               "path": [{"type": "push", "route": "a"}, {"type": "sheet", "route": {"screen": "share"}}],

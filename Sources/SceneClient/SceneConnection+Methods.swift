@@ -125,6 +125,19 @@ extension SceneConnection {
         try await call(.sceneProgram, params: ProgramParams(steps: steps))
     }
 
+    /// `scene.present`: opens `scene` from instance `from` and waits until the presented
+    /// instance finishes; answers it and its result. Later requests on this connection
+    /// do not wait for it.
+    public func present(_ scene: String, value: JSONValue? = nil, from: String) async throws(ClientError) -> PresentResult {
+        try await call(.scenePresent, params: PresentParams(scene: scene, value: value, from: from))
+    }
+
+    /// `scene.finish`: presented `instance` (a scene connection's own when nil) ends with
+    /// `result`, and is dismissed.
+    public func finish(_ instance: String? = nil, result: JSONValue) async throws(ClientError) {
+        let _: JSONValue = try await call(.sceneFinish, params: FinishParams(instance: instance, result: result))
+    }
+
     /// `link.open`.
     @discardableResult
     public func openLink(_ url: String) async throws(ClientError) -> LinkOpenResult {

@@ -176,6 +176,8 @@ final class ProcessHost<R: Route>: Sendable {
             }
         case SceneMethod.phaseChanged:
             if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) { tell(hosted, phase) }
+        case SceneMethod.parentDismissed:
+            hosted.mailbox.deliver(.parentDismissed)
         case SceneMethod.decide where reply != nil:
             // A route or path this behaviour's routes cannot read is left to the scope rules.
             guard let route = try? (message.params?["route"] ?? .null).decoded(as: R.self),
@@ -283,6 +285,20 @@ struct ConnectionActions<R: Route>: SceneActions {
     func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         let result = try await request(.sceneDismiss, ["instance": .string(instance.description), "force": .bool(force)])
         return (result["dismissed"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(InstanceID.init) }
+    }
+
+    func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue) {
+        var params: [String: JSONValue] = ["scene": .string(scene), "from": .string(from.description)]
+        if let value { params["value"] = value }
+        let answer = try await request(.scenePresent, params)
+        guard let id = answer["instance"]?["id"]?.stringValue.flatMap(InstanceID.init) else {
+            throw .sceneFailed("scene.present answered no instance")
+        }
+        return (id, answer["result"] ?? .null)
+    }
+
+    func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError) {
+        _ = try await request(.sceneFinish, ["instance": .string(instance.description), "result": result])
     }
 
     private func target(_ target: SceneTarget) -> JSONValue {

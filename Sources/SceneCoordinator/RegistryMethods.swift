@@ -21,6 +21,8 @@ enum RegistryRequest: Sendable {
     case flowReconcile(InstanceID, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy)
     case link(String)
     case program([ProgramStep<JSONValue>])
+    case present(scene: String, value: JSONValue?, from: InstanceID)
+    case finish(InstanceID, result: JSONValue)
     case authenticate(Bool)
     case state
 
@@ -80,6 +82,13 @@ enum RegistryRequest: Sendable {
             self = .flowReconcile(try Self.instanceID(request.instance), observed: request.observed, policy: policy)
         case .linkOpen:
             self = .link(try WireCodec.decode(LinkOpenParams.self, from: params).url)
+        case .scenePresent:
+            let request = try WireCodec.decode(PresentParams.self, from: params)
+            self = .present(scene: request.scene, value: request.value, from: try Self.instanceID(request.from, field: "from"))
+        case .sceneFinish:
+            let request = try WireCodec.decode(FinishParams.self, from: params)
+            guard let instance = request.instance else { throw .invalidParams("instance: missing (a control connection names it)") }
+            self = .finish(try Self.instanceID(instance), result: request.result)
         case .sceneProgram:
             guard case .array(let steps)? = params?["steps"] else { throw .invalidParams("steps: must be an array of steps") }
             do {
@@ -168,6 +177,8 @@ enum RegistryRequest: Sendable {
         case .flowReconcile: return .flowReconcile
         case .link: return .linkOpen
         case .program: return .sceneProgram
+        case .present: return .scenePresent
+        case .finish: return .sceneFinish
         case .authenticate: return .authSet
         case .state: return .state
         }
@@ -304,6 +315,15 @@ enum RegistryMethods {
                 return FlowReconcileResultObject(
                     outcome: result.outcome, path: Routes.json(result.path),
                     intents: try Routes.decode([FlowIntent<JSONValue>].self, from: result.intents, member: "intents"))
+            }
+        case .present(let scene, let value, let from):
+            return answer(registry.beginPresent(scene, value: value, from: from)) { outcome in
+                PresentResult(instance: InstanceObject(Routes.json(outcome.instance)), result: outcome.result)
+            }
+        case .finish(let id, let result):
+            return now { () throws(WireError) in
+                try domain { () throws(RegistryRejection) in try registry.finish(id, result: result) }
+                return JSONValue.object([:])
             }
         case .program(let json):
             let steps: [ProgramStep<R>]

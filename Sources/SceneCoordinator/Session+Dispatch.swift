@@ -78,6 +78,11 @@ extension Session {
             } else {
                 answerRegistry(id, frame: Self.frame(id, answer))
             }
+        case .waiting(let resume) where request.method == .scenePresent:
+            // It waits for someone to finish the presented instance, perhaps over this very
+            // connection: the requests after it go on, and it is answered when it is over.
+            let session = bound
+            resume { result in session.value.answerRegistry(id, frame: Self.frame(id, Self.flatten(result))) }
         case .waiting(let resume):
             behindWait = FIFOQueue()
             let session = bound

@@ -105,9 +105,9 @@ extension Session {
         guard let own = instance?.description else { return .success(params) }
         let key: String
         switch method {
-        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss:
+        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish:
             key = "instance"
-        case .sceneRoute, .scenePush, .sceneCall, .sceneNotify:
+        case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
             key = "from"
         case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping:
             return .success(params)

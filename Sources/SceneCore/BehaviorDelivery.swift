@@ -7,6 +7,8 @@ package enum BehaviorDelivery<R: Route>: Sendable {
     case flow([RouteStep<R>])
     case phase(ScenePhase)
     case notification(SceneCall)
+    /// The instance that presented this one was dismissed; this one is dismissed next.
+    case parentDismissed
     /// Asks whether it may close (`force`: it closes anyway); `reply` takes the answer.
     case close(force: Bool, reply: (@Sendable (Bool) -> Void)?)
     case stop
@@ -22,6 +24,7 @@ extension Mailbox {
             case .flow(let path): await behavior.flowChanged(to: path)
             case .phase(let phase): await behavior.phaseChanged(to: phase)
             case .notification(let call): await behavior.receive(call)
+            case .parentDismissed: await behavior.parentDismissed()
             case .close(let force, let reply):
                 let accepted = await behavior.close(force: force)
                 reply?(accepted || force)

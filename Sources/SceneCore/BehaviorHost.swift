@@ -201,6 +201,12 @@ final class BehaviorHost<R: Route>: SceneBacking {
         return try await Callees.call(call, on: workers, instance: instance, timeout: timeout)
     }
 
+    /// Tells the running behaviour of `instance` that its presenter was dismissed, in order
+    /// with what it hears; nothing when none runs.
+    func tellParentDismissed(_ instance: InstanceID) {
+        running(instance)?.mailbox.deliver(.parentDismissed)
+    }
+
     func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
         guard let hosted = running(instance) else { throw .notConnected(instance) }
         hosted.mailbox.deliver(.notification(call))

@@ -1,4 +1,5 @@
 public import SceneFlow
+public import SceneJSON
 
 /// Why an instance was dismissed.
 public enum DismissReason: String, Hashable, Sendable, Codable {
@@ -28,6 +29,9 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case dismissed(InstanceID, reason: DismissReason)
     /// An instance's phase changed (`scene.phase_changed`).
     case phaseChanged(InstanceID, phase: ScenePhase)
+    /// A presented instance finished with `result`; its dismissal follows
+    /// (`scene.finished`).
+    case finished(InstanceID, result: JSONValue)
     /// A window pushed from `from` opened, right after its ``opened(_:)`` (`scene.pushed`).
     case pushed(InstanceID, from: InstanceID)
     /// An instance's path (or its queue of modals, other than by queueing one) changed,
@@ -67,6 +71,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         case .dismissed: return "scene.dismissed"
         case .phaseChanged: return "scene.phase_changed"
         case .pushed: return "scene.pushed"
+        case .finished: return "scene.finished"
         case .flowChanged: return "flow.changed"
         case .flowQueued: return "flow.queued"
         case .linkHandled: return "link.handled"

@@ -57,6 +57,13 @@ public enum RegistryRejection: CodedReason {
     /// A program whose step `step` refers to a step that is not an earlier one, or to one
     /// whose result names no instance (the wire answers such a program -32602 instead).
     case invalidProgram(step: Int, detail: String)
+    /// `scene.finish` for an instance nobody presented (or whose presentation ended).
+    case notPresented(InstanceID)
+    /// A presented instance was dismissed before it finished.
+    case dismissedWithoutResult(InstanceID)
+    /// The instance a presentation was made from was dismissed first; the presented one
+    /// was told and dismissed too.
+    case parentDismissed(InstanceID)
 
     public var code: String {
         switch self {
@@ -85,6 +92,9 @@ public enum RegistryRejection: CodedReason {
         case .closeVetoed: return "close_vetoed"
         case .pathMismatch: return "path_mismatch"
         case .invalidProgram: return "invalid_program"
+        case .notPresented: return "not_presented"
+        case .dismissedWithoutResult: return "dismissed_without_result"
+        case .parentDismissed: return "parent_dismissed"
         }
     }
 
@@ -99,7 +109,8 @@ public enum RegistryRejection: CodedReason {
         case .immersiveSpaceBusy(let open):
             return ["instance": .string(open.description)]
         case .pushFromPushedWindow(let id), .alreadyOpen(let id), .coveredByPushedWindow(let id),
-            .notFocusable(let id), .cancelled(let id), .presentationBusy(let id), .closeVetoed(let id):
+            .notFocusable(let id), .cancelled(let id), .presentationBusy(let id), .closeVetoed(let id),
+            .notPresented(let id), .dismissedWithoutResult(let id), .parentDismissed(let id):
             return ["instance": .string(id.description)]
         case .invalidPhase(let phase):
             return ["phase": .string(phase.rawValue)]
@@ -156,6 +167,9 @@ public enum RegistryRejection: CodedReason {
         case .closeVetoed(let id): return "\(id) refused to close (force closes it anyway)"
         case .pathMismatch: return "the observed path is not the instance's path"
         case .invalidProgram(let step, let detail): return "step \(step) of the program: \(detail)"
+        case .notPresented(let id): return "\(id) was not presented: nobody awaits its result"
+        case .dismissedWithoutResult(let id): return "\(id) was dismissed before it finished"
+        case .parentDismissed(let id): return "\(id), which presented the scene, was dismissed first"
         }
     }
 }

@@ -97,6 +97,26 @@ extension SceneRegistry {
         }
     }
 
+    /// `step`, then the step `next` makes of its value when it succeeded; a failure passes
+    /// through.
+    func chain<T, U>(
+        _ step: RegistryStep<R, T>, _ next: @escaping @Sendable (isolated SceneRegistry<R>, T) -> RegistryStep<R, U>
+    ) -> RegistryStep<R, U> {
+        switch step {
+        case .done(.success(let value)):
+            return next(self, value)
+        case .done(.failure(let reason)):
+            return .done(.failure(reason))
+        case .waiting(let wait):
+            return .waiting(RegistryWait { registry in
+                switch await wait.rest(registry) {
+                case .success(let value): return await registry.finish(next(registry, value))
+                case .failure(let reason): return .failure(reason)
+                }
+            })
+        }
+    }
+
     /// A wait for `id` to finish opening, registered now, then `next`.
     func afterOpening<T>(
         _ id: InstanceID, _ next: @escaping @Sendable (isolated SceneRegistry<R>) throws(RegistryRejection) -> T

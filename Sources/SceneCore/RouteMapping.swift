@@ -37,6 +37,7 @@ extension RegistryEvent {
         case .dismissed(let id, let reason): return .dismissed(id, reason: reason)
         case .phaseChanged(let id, let phase): return .phaseChanged(id, phase: phase)
         case .pushed(let id, let from): return .pushed(id, from: from)
+        case .finished(let id, let result): return .finished(id, result: result)
         case .linkHandled(let url, let instance, let opened): return .linkHandled(url: url, instance: instance, opened: opened)
         case .linkPending(let url): return .linkPending(url: url)
         case .linkSuperseded(let url): return .linkSuperseded(url: url)

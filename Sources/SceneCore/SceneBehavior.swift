@@ -50,6 +50,11 @@ public protocol SceneBehavior<R>: Actor {
     /// rules, as no answer within the declaration's `decideTimeout` does.
     func decide(_ route: R, path: [RouteStep<R>]) async -> ScopeAction?
 
+    /// The instance that presented this one (`scene.present`) was dismissed before this
+    /// one finished: this one is dismissed next, and the presenter's wait ends
+    /// `parent_dismissed`.
+    func parentDismissed() async
+
     /// Whether the instance may close; `force` says it closes whatever the answer.
     func close(force: Bool) async -> Bool
 
@@ -77,6 +82,9 @@ extension SceneBehavior {
 
     /// Leaves every route to the scope rules.
     public func decide(_ route: R, path: [RouteStep<R>]) async -> ScopeAction? { nil }
+
+    /// Does nothing: the instance is dismissed next anyway.
+    public func parentDismissed() async {}
 
     /// Accepts every close.
     public func close(force: Bool) async -> Bool { true }

@@ -67,6 +67,27 @@ public struct SceneContext<R: Route>: Sendable {
         try await actions.dismiss(instance, force: true)
     }
 
+    // MARK: Presenting
+
+    /// Opens `scene` (or focuses the instance its policy picks) from this instance and
+    /// waits until it finishes: answers that instance and its result.
+    ///
+    /// - Throws: what opening throws; `dismissed_without_result` when it is dismissed
+    ///   before it finishes; `parent_dismissed` when this instance is dismissed first.
+    public func present(_ scene: String, value: JSONValue? = nil) async throws(SceneError)
+        -> (instance: InstanceID, result: JSONValue)
+    {
+        try await actions.present(scene, value: value, from: instance)
+    }
+
+    /// Ends this instance's presentation with `result`: whoever presented it gets the
+    /// result, and this instance is dismissed.
+    ///
+    /// - Throws: `not_presented` when nobody awaits its result.
+    public func finish(with result: JSONValue) async throws(SceneError) {
+        try await actions.finish(instance, result: result)
+    }
+
     // MARK: Calls
 
     /// Calls `method` on `target`, wherever its code runs, and answers its result.
@@ -115,6 +136,8 @@ package protocol SceneActions<R>: Sendable {
     func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID
     func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID
     func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
+    func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue)
+    func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError)
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
     func end(_ instance: InstanceID, error: (any Error)?)

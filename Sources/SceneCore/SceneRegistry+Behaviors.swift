@@ -161,6 +161,17 @@ struct RegistryActions<R: Route>: SceneActions {
         return try await run { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force) }
     }
 
+    func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue) {
+        let registry = try registry()
+        let outcome = try await run { () throws(RegistryRejection) in try await registry.present(scene, value: value, from: from) }
+        return (outcome.instance.id, outcome.result)
+    }
+
+    func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError) {
+        let registry = try registry()
+        try await run { () throws(RegistryRejection) in try await registry.finish(instance, result: result) }
+    }
+
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
         try await registry().call(call, to: target, timeout: timeout)
     }

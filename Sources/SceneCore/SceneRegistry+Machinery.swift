@@ -126,6 +126,7 @@ extension SceneRegistry {
             if let launcher = backing(of: gone) { Task { await launcher.stop(gone) } }
         }
         flush()
+        endPresentations(after: dismissed)
         return dismissed
     }
 

@@ -35,6 +35,8 @@ public actor SceneRegistry<R: Route> {
     let closePolicy: ClosePolicy?
     /// Requests waiting for an opening instance to become ready.
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
+    /// Presented instances, and who awaits their results.
+    var presentations: [InstanceID: Presentation<R>] = [:]
 
     nonisolated let home: RegistryExecutor
 

@@ -220,6 +220,9 @@ public enum SceneMethod {
     public static let decide = "scene.decide"
     /// Notification `{path, queue, cause, seq}`: the scene's path changed.
     public static let flowChanged = "flow.changed"
+    /// Notification `{}`: the instance that presented this one (`scene.present`) was
+    /// dismissed; this one is dismissed next.
+    public static let parentDismissed = "scene.parent_dismissed"
     /// Notification `{phase}`: the scene's phase changed.
     public static let phaseChanged = "scene.phase_changed"
 }

@@ -429,3 +429,65 @@ public struct ProgramResult: Codable, Hashable, Sendable {
         self.results = results
     }
 }
+
+/// `scene.present` {scene, value?, from}.
+public struct PresentParams: Codable, Hashable, Sendable {
+    /// The scene to open (or focus, by its policy) and await.
+    public var scene: String
+    /// The value to open it with; nil when none.
+    public var value: JSONValue?
+    /// The instance it is presented from: dismissing it ends the wait `parent_dismissed`.
+    public var from: String
+    /// Params for `scene.present`.
+    public init(scene: String, value: JSONValue? = nil, from: String) {
+        self.scene = scene
+        self.value = value
+        self.from = from
+    }
+}
+
+/// The `scene.present` result: {instance, result}.
+public struct PresentResult: Codable, Hashable, Sendable {
+    /// The presented instance as it was when it finished (it is dismissed right after).
+    public var instance: InstanceObject
+    /// What it finished with.
+    public var result: JSONValue
+    /// The result, with every member given.
+    public init(instance: InstanceObject, result: JSONValue) {
+        self.instance = instance
+        self.result = result
+    }
+}
+
+/// `scene.finish` {instance?, result}: a scene connection's own instance when `instance`
+/// is left out; a control connection names it.
+public struct FinishParams: Codable, Hashable, Sendable {
+    /// The presented instance that finishes.
+    public var instance: String?
+    /// What it finishes with: any JSON.
+    public var result: JSONValue
+    /// Params for `scene.finish`.
+    public init(instance: String? = nil, result: JSONValue) {
+        self.instance = instance
+        self.result = result
+    }
+
+    private enum CodingKeys: String, CodingKey { case instance, result }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        instance = try container.decodeIfPresent(String.self, forKey: .instance)
+        // Present, even as null: a result is what the presenter is waiting for.
+        guard container.contains(.result) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.result, DecodingError.Context(codingPath: [], debugDescription: "result: missing"))
+        }
+        result = try container.decode(JSONValue.self, forKey: .result)
+    }
+}
+
+extension PresentResult: WireWritable {
+    public func write(to output: inout [UInt8]) {
+        ((try? JSONValue(encoding: self)) ?? .null).write(to: &output)
+    }
+}

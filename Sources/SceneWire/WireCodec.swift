@@ -126,6 +126,9 @@ public enum WireCodec {
             members["instance"] = .string(id.description)
             members["step"] = json(step)
             members["queue"] = json(queue)
+        case .finished(let id, let result):
+            members["instance"] = .string(id.description)
+            members["result"] = result
         case .linkHandled(let url, let id, let opened):
             members["url"] = .string(url)
             members["instance"] = .string(id.description)

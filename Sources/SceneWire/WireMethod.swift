@@ -35,6 +35,11 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     /// `scene.program`: several steps (opens, pushes, routes, intents, links) in order, as
     /// one request, stopping at the first that fails.
     case sceneProgram = "scene.program"
+    /// `scene.present`: opens a scene from an instance and answers once it finishes, with
+    /// its result.
+    case scenePresent = "scene.present"
+    /// `scene.finish`: a presented instance ends with a result, and is dismissed.
+    case sceneFinish = "scene.finish"
     /// `link.open`: opens a deep link across scenes.
     case linkOpen = "link.open"
     /// `auth.set`: turns link authentication on or off, replaying a pending link.
@@ -81,7 +86,7 @@ extension WireTopic {
     /// The topic `event` belongs to: the part of its type before the dot.
     public init<R>(of event: RegistryEvent<R>) {
         switch event {
-        case .opened, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted:
+        case .opened, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted, .finished:
             self = .scene
         case .flowChanged, .flowQueued:
             self = .flow

@@ -85,39 +85,45 @@ final class ProcessHarness: Sendable {
     /// Opens a puppet instance (of `scene`, whose process only sleeps) and says hello for
     /// it with its process's token: the returned connection is that scene. `handler`
     /// answers what the coordinator sends.
+    ///
+    /// With `opening` false the test opens it otherwise (a `scene.present`, a program):
+    /// this waits for the newest process of `scene` and says hello for it.
     func puppet(
-        of scene: String = "puppet", handler: @escaping IncomingHandler = { _ in .success([:]) }
+        of scene: String = "puppet", opening: Bool = true, handler: @escaping IncomingHandler = { _ in .success([:]) }
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
-        try await puppet(of: scene) { path, token in
+        try await puppet(of: scene, opening: opening) { path, token in
             try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, handler: handler)
         }
     }
 
     /// A puppet whose connection answers at once, on the client's loop thread.
     func puppet(answering: @escaping ImmediateHandler) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
-        try await puppet(of: "puppet") { path, token in
+        try await puppet(of: "puppet", opening: true) { path, token in
             try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, answering: answering)
         }
     }
 
     private func puppet(
-        of scene: String, connect: (_ path: String, _ token: String) async throws -> SceneConnection
+        of scene: String, opening: Bool, connect: (_ path: String, _ token: String) async throws -> SceneConnection
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
         let before = Set(events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
         let control = self.control
-        let opening = Task { try await control.open(scene) }
+        let open = opening ? Task { try await control.open(scene) } : nil
         var spawned: WireEvent?
         _ = await eventually(.seconds(20)) {
-            spawned = events.all.last { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }
+            spawned = events.all.last { event in
+                guard event.type == "scene.spawned", event.params["instance"]?.stringValue?.hasPrefix("\(scene)-") == true else { return false }
+                return !opening || !before.contains(event.params["pid"]?.intValue ?? -1)
+            }
             return spawned != nil
         }
         let event = try #require(spawned, "the puppet's process did not start")
         let pid = Int32(try #require(event.params["pid"]?.intValue))
         let token = try token(of: pid)
-        let scene = try await connect(path, token)
-        let opened = try await opening.value
-        #expect(scene.hello.instance?.id == opened.instance.id)
-        return (opened.instance.id, pid, scene)
+        let connection = try await connect(path, token)
+        let id = try #require(connection.hello.instance?.id)
+        if let open { #expect(try await open.value.instance.id == id) }
+        return (id, pid, connection)
     }
 }
 

@@ -115,6 +115,7 @@ struct ProtocolVectorTests {
             .invalidPhase(.closed), .routeRejected(detail: ""), .noHandler, .presentationBusy(instance),
             .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""), .launchTimeout(instance, seconds: 1),
             .closeVetoed(instance), .pathMismatch(expected: [], observed: []), .invalidProgram(step: 0, detail: ""),
+            .notPresented(instance), .dismissedWithoutResult(instance), .parentDismissed(instance),
         ]
         let flowReasons: [FlowRejection] = [
             .pushBlockedByModalTail, .popBlockedByModalTail, .insufficientDepth(requested: 1, available: 0), .invalidCount(-1),

@@ -84,6 +84,7 @@ actor Recorder: SceneBehavior {
     func receive(_ notification: SceneCall) async { heard.add("notify \(notification.method)") }
     func flowChanged(to path: [RouteStep<Screen>]) async { heard.add("flow \(path.map(\.description))") }
     func phaseChanged(to phase: ScenePhase) async { heard.add("phase \(phase.rawValue)") }
+    func parentDismissed() async { heard.add("parent dismissed") }
 
     func close(force: Bool) async -> Bool {
         heard.add("close force=\(force)")

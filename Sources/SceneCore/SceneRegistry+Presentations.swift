@@ -1,0 +1,151 @@
+public import SceneFlow
+public import SceneJSON
+import SceneSync
+
+/// What a presented instance answered: the instance as it was when it finished, and its
+/// result.
+public struct PresentOutcome<R: Route>: Hashable, Sendable {
+    /// The presented instance, as it was when it finished (it is dismissed right after).
+    public let instance: InstanceInfo<R>
+    /// What it finished with.
+    public let result: JSONValue
+
+    /// An outcome from its members.
+    public init(instance: InstanceInfo<R>, result: JSONValue) {
+        self.instance = instance
+        self.result = result
+    }
+}
+
+/// One presented instance: who presented it, and the requests awaiting its result.
+struct Presentation<R: Route>: Sendable {
+    /// The instance it was presented from.
+    let from: InstanceID
+    var waiters: [PresentationWait<R>]
+}
+
+/// One request's wait for a presented instance's result (answered once).
+final class PresentationWait<R: Route>: Sendable {
+    typealias Answer = Result<PresentOutcome<R>, RegistryRejection>
+
+    private struct State {
+        var answer: Answer?
+        var waiter: CheckedContinuation<Answer, Never>?
+    }
+
+    private let state = Locked(State())
+
+    /// The instance finished, or went without a result (why).
+    func resolve(_ answer: Answer) {
+        let waiter = state.withLock { state -> CheckedContinuation<Answer, Never>? in
+            guard state.answer == nil else { return nil }
+            state.answer = answer
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: answer)
+    }
+
+    /// The answer, once there is one.
+    func wait() async -> Answer {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Answer? in
+                if state.answer == nil { state.waiter = continuation }
+                return state.answer
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
+
+extension SceneRegistry {
+    /// Opens `scene` (or focuses the instance its policy picks) from instance `from`, and
+    /// waits for that instance to finish (``finish(_:result:)``): answers it, as it was,
+    /// with its result; it is dismissed then.
+    ///
+    /// - Throws: what opening throws; `not_open` when `from` is not open;
+    ///   `dismissed_without_result` when the presented instance is dismissed before it
+    ///   finishes; `parent_dismissed` when `from` is dismissed first (the presented
+    ///   instance is told — ``SceneBehavior/parentDismissed()`` in process,
+    ///   `scene.parent_dismissed` to a process — and dismissed).
+    public func present(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
+        -> PresentOutcome<R>
+    {
+        try await finish(beginPresent(scene, value: value, from: from)).get()
+    }
+
+    /// ``present(_:value:from:)`` as far as it goes now: it waits, at least for the result.
+    public func beginPresent(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, PresentOutcome<R>> {
+        step("scene.present") { () throws(RegistryRejection) in
+            guard instances[from] != nil, let record = book.records[from], record.phase != .opening else {
+                throw .notOpen(from.description)
+            }
+            return chain(try openStep(scene, value: value)) { registry, opened in
+                registry.awaitResult(of: opened.instance.id, presentedFrom: from)
+            }
+        }
+    }
+
+    /// Ends the presentation of `id` with `result`: every request awaiting it is answered,
+    /// `scene.finished` is published, and `id` is dismissed.
+    ///
+    /// - Throws: `not_presented` when nobody awaits `id`'s result.
+    public func finish(_ id: InstanceID, result: JSONValue) throws(RegistryRejection) {
+        try rejectingSync("scene.finish") { (self) throws(RegistryRejection) in
+            guard let info = self.infoIfOpen(id), let presentation = self.presentations.removeValue(forKey: id) else {
+                throw .notPresented(id)
+            }
+            self.log.emit(.finished(id, result: result))
+            self.remove(id, reason: .requested)
+            for waiter in presentation.waiters { waiter.resolve(.success(PresentOutcome(instance: info, result: result))) }
+        }
+    }
+
+    /// Waits for `id`'s result, registered now; `from` presented it.
+    private func awaitResult(of id: InstanceID, presentedFrom from: InstanceID) -> RegistryStep<R, PresentOutcome<R>> {
+        guard infoIfOpen(id) != nil else { return .done(.failure(.dismissedWithoutResult(id))) }
+        let wait = PresentationWait<R>()
+        presentations[id, default: Presentation(from: from, waiters: [])].waiters.append(wait)
+        // The presenter went while the instance was opening: it goes too.
+        if instances[from] == nil { endPresentations(after: [from]) }
+        return .waiting(RegistryWait { _ in await wait.wait() })
+    }
+
+    /// After `gone` were dismissed: a presentation of one of them ends
+    /// `dismissed_without_result`; an instance presented from one of them is told, its
+    /// presentation ends `parent_dismissed`, and it is dismissed.
+    func endPresentations(after gone: [InstanceID]) {
+        guard !presentations.isEmpty else { return }
+        for id in gone {
+            for waiter in presentations.removeValue(forKey: id)?.waiters ?? [] {
+                waiter.resolve(.failure(.dismissedWithoutResult(id)))
+            }
+        }
+        let orphans = presentations.filter { gone.contains($0.value.from) }
+        for (presented, presentation) in orphans.sorted(by: { $0.key < $1.key }) {
+            presentations.removeValue(forKey: presented)
+            for waiter in presentation.waiters { waiter.resolve(.failure(.parentDismissed(presentation.from))) }
+            tellParentDismissed(presented)
+        }
+    }
+
+    /// Tells `id` its presenter was dismissed, then dismisses it: an in-process behaviour
+    /// hears it before its stop; a process gets `scene.parent_dismissed` before its close.
+    private func tellParentDismissed(_ id: InstanceID) {
+        switch declarationsByID[id.scene]?.hosting {
+        case .inProcess:
+            host?.tellParentDismissed(id)
+        case .process:
+            if let processes {
+                Task {
+                    try? await processes.notify(SceneCall(method: "scene.parent_dismissed"), on: id)
+                    self.remove(id, reason: .parentDismissed)
+                }
+                return
+            }
+        case .virtual, nil:
+            break
+        }
+        remove(id, reason: .parentDismissed)
+    }
+}

@@ -1,0 +1,83 @@
+import SceneCore
+import SceneFlow
+import SceneJSON
+import SceneSync
+import SceneTesting
+import Testing
+
+/// Waits (bounded) until `id` is open in `registry`.
+private func waitUntilOpen<R: Route>(_ registry: SceneRegistry<R>, _ id: InstanceID) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await registry.infoIfOpenForTests(id) == nil {
+        guard ContinuousClock.now < deadline else { throw CancellationError() }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+extension SceneRegistry {
+    fileprivate func infoIfOpenForTests(_ id: InstanceID) -> InstanceInfo<R>? { try? info(id) }
+}
+
+@Suite("Presenting a scene and awaiting its result")
+struct PresentTests {
+    @Test("present answers once the presented instance finishes, with it and its result; it is dismissed after scene.finished")
+    func finishAnswers() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        let events = RegistryEventRecorder(registry)
+        let presenting = Task { try await registry.present("notes", from: id("main-1")) }
+        await events.receive { if case .opened(let info) = $0 { info.id == id("notes-1") } else { false } }
+        await events.receive(.focused(id("notes-1")))
+        try await registry.finish(id("notes-1"), result: ["picked": 3])
+        let outcome = try await presenting.value
+        #expect(outcome.instance.id == id("notes-1"))
+        #expect(outcome.result == ["picked": 3])
+        await events.receive(.finished(id("notes-1"), result: ["picked": 3]))
+        await events.receive(.dismissed(id("notes-1"), reason: .requested))
+        await events.receive(.focused(id("main-1")))
+        await events.finish()
+        #expect(await registry.instance(id("notes-1")) == nil)
+    }
+
+    @Test("a finish for an instance nobody presented is not_presented, and changes nothing")
+    func notPresented() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        #expect(await rejection { try await registry.finish(id("main-1"), result: 1) } == .notPresented(id("main-1")))
+        #expect(await registry.instance(id("main-1")) != nil)
+    }
+
+    @Test("a presented instance dismissed before it finishes ends the wait dismissed_without_result")
+    func dismissedWithoutResult() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        let presenting = Task { try await registry.present("notes", from: id("main-1")) }
+        try await waitUntilOpen(registry, id("notes-1"))
+        try await registry.dismiss(id("notes-1"))
+        #expect(await rejection { try await presenting.value } == .dismissedWithoutResult(id("notes-1")))
+    }
+
+    @Test("dismissing the presenter first tells the presented behaviour, dismisses it, and ends the wait parent_dismissed")
+    func parentDismissed() async throws {
+        let heard = Heard()
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: heard) }])
+        let a = try await registry.open("a").instance.id
+        let presenting = Task { try await registry.present("b", from: a) }
+        try await waitUntilOpen(registry, InstanceID(scene: "b", number: 1))
+        try await registry.dismiss(a)
+        #expect(await rejection { try await presenting.value } == .parentDismissed(a))
+        #expect(await registry.instance(InstanceID(scene: "b", number: 1)) == nil)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !heard.all.contains("stop"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        // Told before it stops.
+        let told = try #require(heard.all.firstIndex(of: "parent dismissed"))
+        #expect(told < (heard.all.firstIndex(of: "stop") ?? -1))
+    }
+
+    @Test("present from an instance that is not open is not_open, and opens nothing")
+    func fromNotOpen() async throws {
+        let registry = try demoRegistry()
+        #expect(await rejection { try await registry.present("notes", from: id("main-1")) } == .notOpen("main-1"))
+        #expect(await registry.instance(id("notes-1")) == nil)
+    }
+}
