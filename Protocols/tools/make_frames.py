@@ -288,6 +288,8 @@ refused("flow.reconcile: an observed path with two modals is invalid_plan", 36, 
          "policy": "adopt"}, -32000, "invalid_plan", setup=OPEN_MAIN)
 ok("link.open: demo://demo.example/viewer/42 opens viewer-1", 35, "link.open", {"url": "demo://demo.example/viewer/42"})
 ok("link.open: https universal link", 36, "link.open", {"url": "https://demo.example/viewer/7"})
+ok("link.open: a link whose mapping runs a program opens two viewers side by side", 36, "link.open",
+   {"url": "demo://demo.example/compare/7/9"})
 ok("link.open: a link that requires auth is pending", 37, "link.open", {"url": "demo://demo.example/theatre/opera"})
 refused("link.open: scheme ftp is link_rejected", 38, "link.open", {"url": "ftp://demo.example/viewer/1"}, -32000, "link_rejected")
 refused("link.open: another host is link_rejected", 39, "link.open", {"url": "demo://elsewhere.example/viewer/1"}, -32000, "link_rejected")

@@ -334,7 +334,7 @@ enum RegistryMethods {
             }
             return registry.beginProgram(steps).map { outcome in
                 switch outcome {
-                case .success(let outcome): return .success(programAnswer(outcome, steps: steps))
+                case .success(let outcome): return .success(programAnswer(outcome))
                 case .failure(let reason): return .success(.failure(.domain(reason)))
                 }
             }
@@ -378,21 +378,21 @@ enum RegistryMethods {
 
     /// A program's answer: `{completed, results}`, or the failing step's error with `step`
     /// (its index) and `results` (of the steps before it) added to its data.
-    static func programAnswer<R: Route>(_ outcome: ProgramOutcome<R>, steps: [ProgramStep<R>]) -> WireAnswer {
-        let results = JSONValue.array(outcome.results.map { step in
+    static func programAnswer<R: Route>(_ outcome: ProgramOutcome<R>) -> WireAnswer {
+        let results = outcome.results.map { step in
             var bytes: [UInt8] = []
             result(step).write(to: &bytes)
             return (try? JSONParser.parse(bytes)) ?? .null
-        })
+        }
         guard let failure = outcome.failure else {
-            return .success(JSONValue.object(["completed": .integer(outcome.results.count), "results": results]))
+            return .success(ProgramResult(completed: results.count, results: results))
         }
         let error = WireError.domain(failure.reason)
         var data = error.data
         data["step"] = .integer(failure.step)
-        data["results"] = results
+        data["results"] = .array(results)
         return .failure(WireError(
-            code: error.code, message: "step \(failure.step) (\(steps[failure.step].method)) failed: \(error.message)", data: data))
+            code: error.code, message: "step \(failure.step) (\(failure.method)) failed: \(error.message)", data: data))
     }
 
     /// A program step of JSON routes as one of the registry's routes.
@@ -465,6 +465,8 @@ enum RegistryMethods {
             return .failure(.domain(reason))
         case .unhandled(let path):
             return .failure(.domain(RegistryRejection.linkUnhandled(path: path)))
+        case .program(let outcome):
+            return programAnswer(outcome).map { program in LinkOpenResult(outcome: .handled, program: program as? ProgramResult) }
         }
     }
 }

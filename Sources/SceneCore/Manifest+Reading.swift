@@ -154,6 +154,14 @@ struct ManifestReader {
                     let linkPath = "\(path).links[\(index)]"
                     do {
                         let mapping = try LinkTemplateMapping(json: item, path: linkPath)
+                        if mapping.program != nil {
+                            patterns.append((linkPath, mapping.pattern.text))
+                            checkLinkProgram(item["program"]?.arrayValue ?? [], at: "\(linkPath).program")
+                            links.append(SceneLinkMapping(mapping.pattern.text, requiresAuth: mapping.requiresAuth) { parameters in
+                                try ProgramStep<JSONValue>.program(json: mapping.renderProgram(parameters) ?? [])
+                            })
+                            continue
+                        }
                         if policy == .perValue, mapping.value == nil {
                             report(linkPath, "scene \"\(id)\" opens one instance per value: the link needs a \"value\"")
                         }

@@ -67,6 +67,28 @@ extension ManifestReader {
         return (decides, timeout)
     }
 
+    /// The shape of a link's program, before its templates are rendered: each step an
+    /// object whose `method` is a program method written out (never `link.open`: a link's
+    /// program opens no link) and whose `params`, if any, are an object. The params
+    /// themselves are checked when a link renders them (a mistake refuses the link).
+    mutating func checkLinkProgram(_ steps: [JSONValue], at path: String) {
+        let methods = ProgramStep<JSONValue>.methods.filter { $0 != "link.open" }
+        for (index, step) in steps.enumerated() {
+            let stepPath = "\(path)[\(index)]"
+            guard case .object(let members) = step else {
+                report(stepPath, "a step must be an object {\"method\", \"params\"}")
+                continue
+            }
+            checkKeys(members, at: stepPath, allowed: ["method", "params"])
+            if members["method"]?.stringValue.map(methods.contains) != true {
+                report("\(stepPath).method", "must be one of \(methods.joined(separator: ", ")), written out")
+            }
+            if let params = members["params"], params.objectValue == nil {
+                report("\(stepPath).params", "must be an object")
+            }
+        }
+    }
+
     mutating func readRestart(_ value: JSONValue?, at path: String) -> RestartPolicy? {
         guard let value else { return nil }
         guard case .object(let members) = value else {

@@ -183,11 +183,25 @@ public struct SceneLinkTarget<R: Route>: Sendable {
     /// The path to reset the target to; `nil` leaves its path alone.
     public let plan: FlowPlan<R>?
 
+    /// Steps to run in place of landing in one instance (a link that opens two viewers
+    /// side by side); nil for a link that lands.
+    public let program: [ProgramStep<R>]?
+
     /// Creates a target from its members.
     public init(scene: String, value: JSONValue?, plan: FlowPlan<R>?) {
         self.scene = scene
         self.value = value
         self.plan = plan
+        self.program = nil
+    }
+
+    /// A target that runs `program` (see ``SceneRegistry/run(program:)``) instead of
+    /// landing in one instance.
+    public init(scene: String, program: [ProgramStep<R>]) {
+        self.scene = scene
+        self.value = nil
+        self.plan = nil
+        self.program = program
     }
 }
 
@@ -198,7 +212,7 @@ public struct SceneLinkMapping<R: Route>: Sendable {
     public let pattern: String
     /// Whether a matching link, opened while not authenticated, waits for `auth.set`.
     public let requiresAuth: Bool
-    let produce: @Sendable (LinkParameters) throws -> (value: JSONValue?, plan: FlowPlan<R>?)
+    let produce: @Sendable (LinkParameters) throws -> LinkProduct<R>
 
     /// A mapping whose closure sees every parameter, query items included.
     public init(
@@ -207,8 +221,34 @@ public struct SceneLinkMapping<R: Route>: Sendable {
     ) {
         self.pattern = pattern
         self.requiresAuth = requiresAuth
-        self.produce = produce
+        self.produce = { parameters in
+            let (value, plan) = try produce(parameters)
+            return .landing(value: value, plan: plan)
+        }
     }
+
+    /// A mapping that runs a program: a matching link answers what its steps did. A step
+    /// may not open a link itself. The closure's error refuses the link (`link_refused`).
+    public init(
+        _ pattern: String, requiresAuth: Bool = false,
+        program: @escaping @Sendable (LinkParameters) throws -> [ProgramStep<R>]
+    ) {
+        self.pattern = pattern
+        self.requiresAuth = requiresAuth
+        self.produce = { parameters in
+            let steps = try program(parameters)
+            if let index = steps.firstIndex(where: { if case .link = $0 { true } else { false } }) {
+                throw LinkRejection.refused("step \(index) of the link's program opens a link, which a link program may not")
+            }
+            return .program(steps)
+        }
+    }
+}
+
+/// What a link mapping makes of a link's parameters: an instance to land in, or steps.
+enum LinkProduct<R: Route>: Sendable {
+    case landing(value: JSONValue?, plan: FlowPlan<R>?)
+    case program([ProgramStep<R>])
 }
 
 /// One scene of an app: what it is, how many instances it may have, and its rules.

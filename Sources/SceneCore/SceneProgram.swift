@@ -137,12 +137,15 @@ public struct ProgramOutcome<R: Route>: Hashable, Sendable {
 public struct ProgramFailure: Error, Hashable, Sendable {
     /// Its index, from 0.
     public let step: Int
+    /// Its method (`scene.open`, …).
+    public let method: String
     /// Why it failed: the reason its method would have answered.
     public let reason: RegistryRejection
 
     /// A failure from its members.
-    public init(step: Int, reason: RegistryRejection) {
+    public init(step: Int, method: String, reason: RegistryRejection) {
         self.step = step
+        self.method = method
         self.reason = reason
     }
 }

@@ -5,6 +5,9 @@ import SceneLinks
 public enum LinkOutcome<R: Route>: Hashable, Sendable {
     /// The link landed in `instance` (opened for it when `opened`), with its path.
     case handled(InstanceInfo<R>, opened: Bool)
+    /// The link's mapping ran a program: what its steps did (a failing step included: the
+    /// steps before it stay applied).
+    case program(ProgramOutcome<R>)
     /// The link waits for authentication; `superseded` is the pending URL it replaced.
     case pending(url: String, superseded: String?)
     /// The link was refused.
@@ -15,7 +18,7 @@ public enum LinkOutcome<R: Route>: Hashable, Sendable {
     /// `handled`, `pending`, `rejected` or `unhandled`.
     public var name: OutcomeName {
         switch self {
-        case .handled: return .handled
+        case .handled, .program: return .handled
         case .pending: return .pending
         case .rejected: return .rejected
         case .unhandled: return .unhandled
@@ -92,6 +95,8 @@ extension SceneRegistry {
         case .unhandled(let parsed):
             log.emit(.linkRejected(url: url, reason: .linkUnhandled(path: parsed.path)))
             return .done(.success(.unhandled(path: parsed.path)))
+        case .handled(let match) where match.output.program != nil:
+            return runLinkProgram(match.output.program!, url: url)
         case .handled(let match):
             let landing: RegistryStep<R, (InstanceInfo<R>, Bool)>
             do {
@@ -107,6 +112,26 @@ extension SceneRegistry {
                 case .failure(let reason):
                     return .success(registry.rejected(url, reason))
                 }
+            }
+        }
+    }
+
+    /// Runs a link's program. It is handled in the instance its last step that names one
+    /// names (`link.handled`, `opened` when a step opened a new instance); a failing step
+    /// is the link's refusal (`link.rejected`), the steps before it staying applied.
+    private func runLinkProgram(_ steps: [ProgramStep<R>], url: String) -> RegistryStep<R, LinkOutcome<R>> {
+        then(beginProgram(steps)) { registry, result in
+            switch result {
+            case .success(let outcome):
+                if let failure = outcome.failure {
+                    registry.log.emit(.linkRejected(url: url, reason: failure.reason))
+                } else if let last = outcome.results.last(where: { $0.instance != nil })?.instance {
+                    let opened = outcome.results.contains { if case .opened(.opened) = $0 { true } else { false } }
+                    registry.log.emit(.linkHandled(url: url, instance: last, opened: opened))
+                }
+                return .success(.program(outcome))
+            case .failure(let reason):
+                return .success(registry.rejected(url, reason))
             }
         }
     }

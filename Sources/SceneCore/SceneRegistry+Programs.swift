@@ -34,7 +34,8 @@ extension SceneRegistry {
             case .done(.success(let result)):
                 results.append(result)
             case .done(.failure(let reason)):
-                return .done(.success(ProgramOutcome(results: results, failure: ProgramFailure(step: at, reason: reason))))
+                return .done(.success(ProgramOutcome(
+                    results: results, failure: ProgramFailure(step: at, method: steps[at].method, reason: reason))))
             case .waiting(let wait):
                 let before = results
                 return .waiting(RegistryWait { registry in
@@ -42,7 +43,8 @@ extension SceneRegistry {
                     case .success(let result):
                         return await registry.finish(registry.runSteps(steps, from: at + 1, results: before + [result]))
                     case .failure(let reason):
-                        return .success(ProgramOutcome(results: before, failure: ProgramFailure(step: at, reason: reason)))
+                        return .success(ProgramOutcome(
+                            results: before, failure: ProgramFailure(step: at, method: steps[at].method, reason: reason)))
                     }
                 })
             }

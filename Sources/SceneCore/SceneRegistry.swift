@@ -90,8 +90,10 @@ public actor SceneRegistry<R: Route> {
                 let scene = declaration.id
                 let produce = mapping.produce
                 mappings.append(LinkMapping(mapping.pattern, requiresAuth: mapping.requiresAuth) { parameters in
-                    let (value, plan) = try produce(parameters)
-                    return SceneLinkTarget(scene: scene, value: value, plan: plan)
+                    switch try produce(parameters) {
+                    case .landing(let value, let plan): return SceneLinkTarget(scene: scene, value: value, plan: plan)
+                    case .program(let steps): return SceneLinkTarget(scene: scene, program: steps)
+                    }
                 })
             }
         }

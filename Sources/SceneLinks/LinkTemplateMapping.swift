@@ -11,6 +11,10 @@ public import SceneJSON
 ///   `cover`), with at most one sheet or cover, last — checked here too, so rendering can
 ///   never produce an invalid plan. Without `plan` the target's path is left alone; with
 ///   one (even `[]`) the path is reset to it.
+/// - `program`, in place of `value` and `plan`, is an array of steps (`{"method",
+///   "params"}`, as `scene.program` takes them) with templates anywhere inside: the link
+///   runs them instead of landing in one instance. What the steps mean is checked by
+///   whoever runs them.
 public struct LinkTemplateMapping: Sendable {
     /// The pattern.
     public let pattern: LinkPattern
@@ -18,6 +22,8 @@ public struct LinkTemplateMapping: Sendable {
     public let requiresAuth: Bool
     /// The template of the target instance's value, if any.
     public let value: LinkTemplate?
+    /// The template of the program the link runs in place of landing, if any.
+    public let program: LinkTemplate?
     private let steps: [(kind: RouteStepKind, route: LinkTemplate)]?
 
     /// Builds the mapping from its JSON object; `path` locates it in its document
@@ -32,8 +38,8 @@ public struct LinkTemplateMapping: Sendable {
         guard case .object(let members) = json else {
             throw LinkTemplateError(problems: [.init(path: path, message: "a link mapping must be an object")])
         }
-        for key in members.keys.sorted() where !["pattern", "value", "plan", "requiresAuth"].contains(key) {
-            report(key, "unknown key (expected pattern, value, plan, requiresAuth)")
+        for key in members.keys.sorted() where !["pattern", "value", "plan", "program", "requiresAuth"].contains(key) {
+            report(key, "unknown key (expected pattern, value, plan, program, requiresAuth)")
         }
         var pattern: LinkPattern?
         switch members["pattern"] {
@@ -94,11 +100,31 @@ public struct LinkTemplateMapping: Sendable {
                 report("plan", "must be an array of steps")
             }
         }
+        var program: LinkTemplate?
+        if let json = members["program"] {
+            if members["value"] != nil || members["plan"] != nil {
+                report("program", "a link runs a program in place of a value and a plan, not with them")
+            }
+            if case .array = json {
+                program = template(json, at: "program")
+            } else {
+                report("program", "must be an array of steps {\"method\", \"params\"}")
+            }
+        }
         if !problems.isEmpty { throw LinkTemplateError(problems: problems) }
         self.pattern = pattern!
         self.requiresAuth = requiresAuth
         self.value = value
         self.steps = steps
+        self.program = program
+    }
+
+    /// The program's steps for a link's parameters, as JSON; nil for a mapping that lands.
+    ///
+    /// - Throws: ``LinkRejection/invalidParameter(name:value:expected:)`` when a
+    ///   conversion fails.
+    public func renderProgram(_ parameters: LinkParameters) throws(LinkRejection) -> [JSONValue]? {
+        try program.map { template throws(LinkRejection) in try template.render(parameters).arrayValue ?? [] }
     }
 
     /// The value and plan for a link's parameters (path parameters only).

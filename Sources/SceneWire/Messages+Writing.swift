@@ -181,6 +181,10 @@ extension LinkOpenResult: WireWritable {
             object.key("path", to: &output)
             WireCodec.write(path, to: &output)
         }
+        if let program {
+            object.key("program", to: &output)
+            ((try? JSONValue(encoding: program)) ?? .null).write(to: &output)
+        }
         if let superseded {
             object.key("superseded", to: &output)
             JSONValue.writeQuoted(superseded, to: &output)
@@ -260,5 +264,11 @@ extension StateResult: WireWritable {
 extension EmptyResult: WireWritable {
     public func write(to output: inout [UInt8]) {
         JSONValue.append("{}", to: &output)
+    }
+}
+
+extension ProgramResult: WireWritable {
+    public func write(to output: inout [UInt8]) {
+        ((try? JSONValue(encoding: self)) ?? .null).write(to: &output)
     }
 }

@@ -281,15 +281,20 @@ public struct LinkOpenResult: Codable, Hashable, Sendable {
     public var path: [RouteStep<JSONValue>]?
     /// For a pending link, the pending URL it replaced; nil (left out) otherwise.
     public var superseded: String?
+    /// For a link whose mapping runs a program, what its steps did (then `instance`,
+    /// `opened` and `path` are left out).
+    public var program: ProgramResult?
     /// The `link.open` result, with `path` taken from `instance`.
     public init(
-        outcome: OutcomeName, instance: InstanceObject? = nil, opened: Bool? = nil, superseded: String? = nil
+        outcome: OutcomeName, instance: InstanceObject? = nil, opened: Bool? = nil, superseded: String? = nil,
+        program: ProgramResult? = nil
     ) {
         self.outcome = outcome
         self.instance = instance
         self.opened = opened
         self.path = instance?.path
         self.superseded = superseded
+        self.program = program
     }
 }
 

@@ -37,7 +37,7 @@ struct ProgramTests {
         let outcome = try await registry.run(program: [
             .open(scene: "main", value: nil), .open(scene: "nope", value: nil), .open(scene: "notes", value: nil),
         ])
-        #expect(outcome.failure == ProgramFailure(step: 1, reason: .unknownScene("nope")))
+        #expect(outcome.failure == ProgramFailure(step: 1, method: "scene.open", reason: .unknownScene("nope")))
         #expect(outcome.results.count == 1)
         #expect(await registry.instance(id("main-1")) != nil)
         #expect(await registry.instance(id("notes-1")) == nil)
@@ -49,7 +49,7 @@ struct ProgramTests {
         let outcome = try await registry.run(program: [
             .open(scene: "notes", value: nil), .send(.sheet("s"), to: .step(0)), .send(.push("x"), to: .step(0)),
         ])
-        #expect(outcome.failure == ProgramFailure(step: 2, reason: .flow(.pushBlockedByModalTail)))
+        #expect(outcome.failure == ProgramFailure(step: 2, method: "flow.send", reason: .flow(.pushBlockedByModalTail)))
         #expect(outcome.results.count == 2)
     }
 
