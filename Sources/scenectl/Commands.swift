@@ -89,6 +89,23 @@ enum Commands {
                 turns the difference into the fewest intents and applies them as one change, printing \
                 them; reject refuses a different path (path_mismatch).
                 """),
+        control(
+            "program", "run several steps as one request, from FILE or standard input (-)",
+            arguments: [.required("FILE|-", .file)],
+            details: """
+                FILE holds the steps as JSON: an array of {"method", "params"}, or {"steps": [...]}. Each \
+                method is scene.open, scene.push, scene.focus, scene.dismiss, immersive.dismiss, \
+                scene.route, flow.send, flow.apply or link.open; "$k" in a member naming an instance \
+                names the instance of step k's result. The first step that fails ends the program \
+                (exit 1, naming the step); the steps before it stay applied.
+                """),
+        control(
+            "present", "open SCENE from instance ID and wait until it finishes; print its result",
+            arguments: [.required("SCENE")],
+            options: [.option("from", "ID", "the instance it is presented from", required: true), .value]),
+        control(
+            "finish", "end presented instance ID with a result; whoever presented it gets it",
+            arguments: [.required("ID"), .required("RESULT-JSON")]),
         control("link", "open a deep link", arguments: [.required("URL")]),
         control("auth", "sign in (replaying a pending link) or out", arguments: [.required("on|off", .choice(["on", "off"]))]),
         control(

@@ -67,9 +67,15 @@ struct Request {
         switch command {
         case "open", "focus", "link":
             positionals = try arguments.expect(command == "link" ? "URL" : command == "focus" ? "ID" : "SCENE")
-        case "push":
+        case "push", "present":
             positionals = try arguments.expect("SCENE")
-            guard from != nil else { throw UsageError("push needs --from ID") }
+            guard from != nil else { throw UsageError("\(command) needs --from ID") }
+        case "finish":
+            positionals = try arguments.expect("ID", "RESULT-JSON")
+            json = try parseJSON(positionals[1], what: "the result")
+        case "program":
+            positionals = try arguments.expect("FILE|-")
+            json = try Self.readProgram(positionals[0])
         case "dismiss":
             if scene != nil {
                 positionals = try arguments.expect()
@@ -133,8 +139,37 @@ struct Request {
         }
     }
 
+    /// A program's steps from `path` (`-`: standard input): an array, or `{"steps": […]}`.
+    private static func readProgram(_ path: String) throws(UsageError) -> JSONValue {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let read = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read \(path)") }
+            data = read
+        }
+        let json = try parseJSON(String(decoding: data, as: UTF8.self), what: "the program")
+        if case .array = json { return json }
+        if case .array(let steps)? = json["steps"] { return .array(steps) }
+        throw UsageError("the program must be an array of steps, or {\"steps\": [...]}")
+    }
+
     func perform(on connection: SceneConnection, json asJSON: Bool) async throws(ClientError) {
         switch command {
+        case "program":
+            let result = try await connection.program(json?.arrayValue ?? [])
+            if asJSON {
+                printJSON(result)
+            } else {
+                print("completed \(result.completed) step\(result.completed == 1 ? "" : "s")")
+                for (index, step) in result.results.enumerated() { print("  \(index): \(step)") }
+            }
+        case "present":
+            let result = try await connection.present(positionals[0], value: value, from: from!)
+            asJSON ? printJSON(result) : print("\(result.instance.id) finished with \(result.result)")
+        case "finish":
+            try await connection.finish(positionals[0], result: json ?? .null)
+            asJSON ? print("{}") : print("finished \(positionals[0])")
         case "open":
             let result = try await connection.open(positionals[0], value: value)
             asJSON ? printJSON(result) : print("\(result.outcome) \(result.instance.id)")
@@ -192,6 +227,8 @@ struct Request {
             let result = try await connection.openLink(positionals[0])
             if asJSON {
                 printJSON(result)
+            } else if let program = result.program {
+                print("handled by its program: \(program.completed) step\(program.completed == 1 ? "" : "s")")
             } else if let instance = result.instance {
                 print("\(result.outcome) in \(instance.id)\(result.opened == true ? " (opened)" : ""): \(describe(instance.path))")
             } else {

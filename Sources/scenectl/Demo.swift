@@ -107,6 +107,20 @@ enum Demo {
                 let result = try await connection.openLink("https://demo.example/viewer/spec")
                 say("link https://demo.example/viewer/spec → \(result.outcome) in \(result.instance?.id ?? "?")\(result.opened == true ? " (opened)" : "")")
             }
+            try await section("One deep link runs a program: two viewers side by side") {
+                let result = try await connection.openLink("demo://demo.example/compare/7/9")
+                let opened = (result.program?.results ?? []).compactMap { $0["instance"]?["id"]?.stringValue }
+                say("link demo://demo.example/compare/7/9 → \(result.outcome) by its program: \(opened.joined(separator: " and "))")
+            }
+            try await section("A scene presented for a result: the presenter waits until it finishes") {
+                let control = connection
+                let presenting = Task { try await control.present("globe", from: "main-1") }
+                let focused = try await waitUntilOpen("globe-1")
+                say("present globe from main-1 → \(focused) opens; the present request waits for its result")
+                try await connection.finish("globe-1", result: ["picked": "Lisbon"])
+                let answer = try await presenting.value
+                say("finish globe-1 with {\"picked\": \"Lisbon\"} → the presenter gets \(answer.result); globe-1 is dismissed")
+            }
             try await section("A link that needs a signed-in user waits, and is replayed after login") {
                 let pending = try await connection.openLink("demo://demo.example/theatre/premiere")
                 say("link demo://demo.example/theatre/premiere → \(pending.outcome)")
@@ -152,6 +166,16 @@ enum Demo {
                 try await Task.sleep(for: .milliseconds(20))
             }
             throw Failure(description: "\(id) did not come back within 15 s")
+        }
+
+        /// Waits (bounded) until instance `id` is open, and answers it.
+        private func waitUntilOpen(_ id: String) async throws -> String {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await connection.state().instances.contains(where: { $0.id == id && $0.phase == "active" }) == false {
+                guard ContinuousClock.now < deadline else { throw Failure(description: "\(id) did not open") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return id
         }
 
         private func section(_ title: String, _ body: () async throws -> Void) async throws {

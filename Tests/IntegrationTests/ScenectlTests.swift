@@ -69,6 +69,39 @@ struct ScenectlTests {
         }
     }
 
+    @Test("program runs a file's steps, $k naming an earlier step's instance; a failing step exits 1 naming it")
+    func program() async throws {
+        try await withServe { _, path in
+            try await withTemporaryFolder { folder in
+                let file = folder.file("program.json")
+                try Data(#"{"steps": [{"method": "scene.open", "params": {"scene": "main"}}, {"method": "scene.push", "params": {"scene": "notes", "from": "$0"}}]}"#.utf8)
+                    .write(to: URL(fileURLWithPath: file))
+                let ran = try await scenectl(["program", file, "--socket", path])
+                #expect(ran.code == 0, "\(ran.err)")
+                #expect(ran.out.hasPrefix("completed 2 steps\n"))
+                try Data(#"[{"method": "scene.open", "params": {"scene": "nope"}}]"#.utf8).write(to: URL(fileURLWithPath: file))
+                let failed = try await scenectl(["program", file, "--socket", path])
+                #expect(failed.code == 1)
+                #expect(failed.err.contains("step 0 (scene.open) failed"))
+            }
+        }
+    }
+
+    @Test("present waits until finish ends the presented instance, and prints its result")
+    func presentAndFinish() async throws {
+        try await withServe { _, path in
+            _ = try await scenectl(["open", "main", "--socket", path])
+            try await withChild(["present", "notes", "--from", "main-1", "--socket", path]) { presenter in
+                let opened = await eventually { (try? await scenectl(["focus", "notes-1", "--socket", path]))?.code == 0 }
+                #expect(opened, "the presented instance never opened")
+                let finished = try await scenectl(["finish", "notes-1", #"{"picked":"blue"}"#, "--socket", path])
+                #expect(finished.code == 0, "\(finished.err)")
+                #expect(await presenter.wait() == 0)
+                #expect(presenter.standardOutput == #"notes-1 finished with {"picked":"blue"}"# + "\n")
+            }
+        }
+    }
+
     @Test("no coordinator at the socket exits 3")
     func cannotConnect() async throws {
         try await withTemporaryFolder { folder in
@@ -82,6 +115,7 @@ struct ScenectlTests {
         ["state", "--format", "svg"], ["open", "main", "--bogus"], ["send", "main-1", #"{"type":"teleport"}"#],
         ["apply", "main-1", #"[{"type":"sheet","route":1},{"type":"push","route":2}]"#],
         ["reconcile", "main-1", "[]"], ["reconcile", "main-1", "[]", "--policy", "merge"],
+        ["present", "notes"], ["finish", "notes-1"], ["finish", "notes-1", "{not json"], ["program", "/nonexistent/program.json"],
         ["reconcile", "main-1", #"[{"type":"modal","route":1}]"#, "--policy", "adopt"],
     ])
     func usage(arguments: [String]) async throws {
@@ -98,7 +132,7 @@ struct ScenectlTests {
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
         "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
-        "reconcile", "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
+        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
     ]
 
     /// The command names of the usage's list of commands (its lines indented by two spaces).
