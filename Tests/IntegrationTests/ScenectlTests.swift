@@ -359,7 +359,9 @@ struct ScenectlTests {
         let result = try await scenectl(["demo"])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.contains("notes-1 (a process) asks the assistant to greet it (scene.call) → hello, notes-1"))
-        #expect(result.out.contains("9. A scene process killed with SIGKILL comes back with its path"))
+        #expect(result.out.contains("11. A scene process killed with SIGKILL comes back with its path"))
+        #expect(result.out.contains("handled by its program: viewer-4 and viewer-5"))
+        #expect(result.out.contains(#"the presenter gets {"picked":"Lisbon"}"#))
         #expect(result.out.contains(#"notes-1  active  path: push({"id":7,"screen":"draft"})"#))
         #expect(result.out.contains("The coordinator closed every scene process and stopped"))
         let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
