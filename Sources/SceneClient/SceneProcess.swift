@@ -265,6 +265,21 @@ struct ConnectionActions<R: Route>: SceneActions {
         try path(await request(.flowBatch, ["instance": .string(instance.description), "intents": .array([])]))
     }
 
+    func reconcile(_ instance: InstanceID, observed: [RouteStep<R>], policy: ReconcilePolicy) async throws(SceneError)
+        -> ReconcileResult<R>
+    {
+        let answer = try await request(.flowReconcile, [
+            "instance": .string(instance.description), "observed": try encode(observed), "policy": .string(policy.rawValue),
+        ])
+        do {
+            return ReconcileResult(
+                outcome: OutcomeName(rawValue: answer["outcome"]?.stringValue ?? ""), path: try path(answer),
+                intents: try (answer["intents"] ?? .array([])).decoded(as: [FlowIntent<R>].self))
+        } catch {
+            throw .sceneFailed("the reconcile answer does not decode: \(error)")
+        }
+    }
+
     func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID {
         let result = try await request(.sceneRoute, ["from": .string(instance.description), "route": try encode(route)])
         return try self.instance(result["instance"])

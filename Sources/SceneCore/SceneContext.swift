@@ -39,6 +39,14 @@ public struct SceneContext<R: Route>: Sendable {
         try await actions.path(of: instance)
     }
 
+    /// Reconciles this instance's path with `observed`, the path its UI toolkit shows after
+    /// changing its stack itself (see ``SceneInstance/reconcile(to:policy:)``): `adopt`
+    /// applies the difference as the fewest intents, `reject` refuses it `path_mismatch`.
+    @discardableResult
+    public func reconcile(observed: [RouteStep<R>], policy: ReconcilePolicy) async throws(SceneError) -> ReconcileResult<R> {
+        try await actions.reconcile(instance, observed: observed, policy: policy)
+    }
+
     /// Asks for `route` to be shown, from this instance, like a responder chain (see
     /// ``SceneRegistry/route(_:from:)``); answers the instance where it landed.
     @discardableResult
@@ -132,6 +140,8 @@ package protocol SceneActions<R>: Sendable {
     associatedtype R: Route
     func send(_ intent: FlowIntent<R>, in instance: InstanceID) async throws(SceneError) -> [RouteStep<R>]
     func path(of instance: InstanceID) async throws(SceneError) -> [RouteStep<R>]
+    func reconcile(_ instance: InstanceID, observed: [RouteStep<R>], policy: ReconcilePolicy) async throws(SceneError)
+        -> ReconcileResult<R>
     func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID
     func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID
     func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID

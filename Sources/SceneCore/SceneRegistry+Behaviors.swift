@@ -141,6 +141,17 @@ struct RegistryActions<R: Route>: SceneActions {
         }
     }
 
+    func reconcile(_ instance: InstanceID, observed: [RouteStep<R>], policy: ReconcilePolicy) async throws(SceneError)
+        -> ReconcileResult<R>
+    {
+        let registry = try registry()
+        return try await run { () throws(RegistryRejection) in
+            try await registry.withInstance(instance, for: "flow.reconcile") { instance throws(RegistryRejection) in
+                try instance.reconcile(to: observed, policy: policy)
+            }
+        }
+    }
+
     func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID {
         let registry = try registry()
         return try await run { () throws(RegistryRejection) in try await registry.route(route, from: instance).instance.id }

@@ -132,6 +132,17 @@ struct ReconcileTests {
         #expect(await notes.path == [.push("a")])
     }
 
+    @Test("an in-process behaviour reconciles its own path through its context, as a scene process does over its connection")
+    func behaviourReconciles() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let a = try await registry.open("a").instance.id
+        let events = RegistryEventRecorder(registry)
+        let answer = try await registry.call(SceneCall(method: "reconcile"), to: .instance(a))
+        #expect(try answer.json() == "changed")
+        await events.receive(.flowChanged(a, path: [.push(.detail(5))], queue: [], cause: FlowCause(by: .reconcile)))
+        await events.finish()
+    }
+
     @Test("an equal path is unchanged under either policy, with no intents and no event")
     func equal() async throws {
         let registry = try demoRegistry()

@@ -65,6 +65,9 @@ actor Recorder: SceneBehavior {
         case "push":
             try await context!.send(.push(.list))
             return .empty
+        case "reconcile":
+            let result = try await context!.reconcile(observed: [.push(.detail(5))], policy: .adopt)
+            return ScenePayload(json: .string(result.outcome.rawValue))
         case "boom":
             struct Boom: Error, CustomStringConvertible { var description: String { "it broke" } }
             throw Boom()
