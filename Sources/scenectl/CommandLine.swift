@@ -53,13 +53,32 @@ struct Arguments: Sendable {
                 } else if knownFlags.contains(name), inline == nil {
                     flags.insert(name)
                 } else {
-                    throw UsageError("unknown option --\(name)")
+                    let near = Suggestion.nearest(to: name, among: valued.union(knownFlags))
+                    throw UsageError("unknown option --\(name)" + (near.map { " (did you mean --\($0)?)" } ?? ""))
                 }
             } else {
                 positionals.append(argument)
             }
             index += 1
         }
+    }
+
+    /// Where the command's name is in a command line whose global options (`--socket`,
+    /// `--app`, `--json`, `-h`/`--help`) may come before it: its index, or nil when there
+    /// is none (only options, or nothing).
+    static func commandIndex(in arguments: [String]) -> Int? {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--socket" || argument == "--app" {
+                index += 2
+            } else if argument.hasPrefix("-") {
+                index += 1
+            } else {
+                return index
+            }
+        }
+        return nil
     }
 
     func option(_ name: String) -> String? { options[name] }
@@ -71,5 +90,30 @@ struct Arguments: Sendable {
             throw UsageError("expected \(names.isEmpty ? "no arguments" : names.joined(separator: " ")), got \(positionals.count) argument\(positionals.count == 1 ? "" : "s")")
         }
         return positionals
+    }
+}
+
+/// "Did you mean": the nearest of some names to a mistyped one.
+enum Suggestion {
+    /// The name among `names` nearest to `typed` by edit distance, when it is near enough
+    /// to be what was meant (at most 2 edits, and fewer than half the name's length); nil
+    /// otherwise.
+    static func nearest(to typed: String, among names: some Sequence<String>) -> String? {
+        let scored = names.map { ($0, distance(typed, $0)) }.filter { $0.1 <= min(2, max(1, typed.count / 2)) }
+        return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+
+    /// The Levenshtein distance between two strings, by characters.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

@@ -24,6 +24,11 @@ extension CommandSpec {
         return [words + sharedWords]
     }
 
+    /// The synopses alone: the short usage a mistake is answered with.
+    var usageLines: String {
+        synopses(shared: true).flatMap { Self.wrap(words: $0, prefix: "scenectl \(name)") }.joined(separator: "\n")
+    }
+
     /// `scenectl COMMAND --help`: the synopses, what the command does, and each option.
     var help: String {
         var lines: [String] = []

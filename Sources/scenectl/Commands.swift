@@ -169,8 +169,11 @@ enum Commands {
     static let notes = """
         The socket is --socket PATH, else $SCENE_SOCKET, else
         $XDG_RUNTIME_DIR/scenectl/APP.sock or /tmp/scenectl-UID/APP.sock (APP: --app, default demo).
-        --json prints a control command's answer as JSON; scenectl COMMAND --help describes a command.
-        Exit codes: 0 success, 1 refused (the reason is printed), 2 usage error, 3 cannot connect.
+        --socket, --app, --json and -h/--help may come before the command or after it.
+        --json prints a control command's answer as JSON, and its errors as {"error": {code, message,
+        data}} on standard output; scenectl COMMAND --help describes a command.
+        Exit codes: 0 success, 1 refused (the reason and its data are printed), 2 usage error (also
+        params or a method the coordinator refuses), 3 cannot connect.
         SCENE_LOG=debug|info|warn|error sets how much the coordinator logs.
         SCENE_EXIT_WITH_PARENT=1 makes serve shut down once the process that started it ends.
         """

@@ -10,32 +10,61 @@ enum Control {
     static func run(_ command: String, _ arguments: Arguments) async throws -> ExitCode {
         // Check the arguments before connecting: a usage error is exit 2 even with no server.
         let request = try Request(command, arguments)
-        let path = socketPath(arguments)
+        let asJSON = arguments.flag("json")
+        let socket = socketChoice(arguments)
         let connection: SceneConnection
         do {
-            connection = try await SceneConnection.connect(path: path, client: "scenectl/\(command)")
+            connection = try await SceneConnection.connect(path: socket.path, client: "scenectl/\(command)")
         } catch {
-            standardError("scenectl: \(error)")
-            if case .remote = error { return .failure }
-            return .cannotConnect
+            return report(error, command: command, socket: socket, json: asJSON)
         }
         defer { connection.close() }
         do {
-            try await request.perform(on: connection, json: arguments.flag("json"))
+            try await request.perform(on: connection, json: asJSON)
             return .success
         } catch {
-            switch error {
-            case .remote(let wire):
-                standardError("scenectl: \(command) refused: \(wire.reason ?? "error \(wire.code)"): \(wire.message)")
-                return .failure
-            case .cannotConnect:
-                standardError("scenectl: \(error)")
-                return .cannotConnect
-            default:
-                standardError("scenectl: \(error)")
-                return .failure
-            }
+            return report(error, command: command, socket: socket, json: asJSON)
         }
+    }
+
+    /// Prints why `command` failed — as text on standard error, or with `--json` as
+    /// `{"error": {code, message, data}}` on standard output — and answers the exit code:
+    /// 3 when the coordinator cannot be reached, 2 for params or a method it refuses
+    /// (-32602, -32601), 1 for any other refusal.
+    static func report(
+        _ error: ClientError, command: String, socket: (path: String, rule: String, serve: String), json: Bool
+    ) -> ExitCode {
+        let code: ExitCode
+        let wire: WireError
+        var lines: [String]
+        switch error {
+        case .remote(let remote):
+            wire = remote
+            code = remote.code == -32602 || remote.code == -32601 ? .usage : .failure
+            lines = ["\(command) refused: \(remote.reason ?? "error \(remote.code)"): \(remote.message)"]
+            for (key, value) in remote.data.sorted(by: { $0.key < $1.key }) where key != "reason" {
+                lines.append("  \(key): \(value.stringValue ?? value.description)")
+            }
+        case .cannotConnect(let path, let detail):
+            code = .cannotConnect
+            wire = WireError(code: -32000, message: "cannot connect to \(path): \(detail)", data: [
+                "reason": "cannot_connect", "socket": .string(path), "rule": .string(socket.rule),
+            ])
+            lines = [
+                "cannot connect to \(path) (\(socket.rule)): \(detail)",
+                "Is a coordinator serving there? Start one with: \(socket.serve)",
+            ]
+        default:
+            code = .failure
+            wire = WireError(code: -32000, message: "\(error)", data: ["reason": "client_error"])
+            lines = ["\(error)"]
+        }
+        if json {
+            print(JSONValue.object(["error": wire.json]).description)
+        } else {
+            standardError("scenectl: " + lines.joined(separator: "\n"))
+        }
+        return code
     }
 }
 
@@ -118,7 +147,8 @@ struct Request {
             if command == "reconcile" { observed = try json?.decoded(as: [RouteStep<JSONValue>].self) }
         } catch let error as DecodingError {
             let what = command == "send" ? "intent" : command == "apply" ? "plan" : "observed path"
-            throw UsageError("the \(what) does not fit: \(WireCodec.describe(error))")
+            let types = command == "send" ? "; intent types: \(Self.intentTypes)" : ""
+            throw UsageError("the \(what) does not fit: \(WireCodec.describe(error))\(types)")
         } catch {
             throw UsageError("\(error)")
         }
@@ -138,6 +168,12 @@ struct Request {
             topics = nil
         }
     }
+
+    /// Every intent `type`, with its members, for a mistyped intent's message.
+    static let intentTypes = """
+        push {route}, pushMany {routes}, sheet {route}, cover {route}, pop {count?}, popTo {route}, popToRoot, \
+        dismiss, dismissAll, reset {steps}, replaceStack {routes}, backOrPush {route}, pushUnique {route}
+        """
 
     /// A program's steps from `path` (`-`: standard input): an array, or `{"steps": […]}`.
     private static func readProgram(_ path: String) throws(UsageError) -> JSONValue {

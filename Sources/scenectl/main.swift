@@ -21,14 +21,28 @@ func parseJSON(_ text: String, what: String) throws(UsageError) -> JSONValue {
     do {
         return try JSONParser.parse(text)
     } catch {
-        throw UsageError("\(what) is not JSON: \(error)")
+        // Text that does not even start like JSON is most likely a string left unquoted.
+        let start = text.trimmingCharacters(in: .whitespaces).first
+        let looksLikeJSON = start.map { "{[\"-0123456789tfn".contains($0) } ?? false
+        let hint = looksLikeJSON ? "" : #" (a string is quoted: '"\#(text)"')"#
+        throw UsageError("\(what) is not JSON: \(error)\(hint)")
     }
 }
 
-func socketPath(_ arguments: Arguments) -> String {
-    if let path = arguments.option("socket") { return path }
-    if let path = ProcessInfo.processInfo.environment["SCENE_SOCKET"], !path.isEmpty { return path }
-    return CoordinatorConfiguration.defaultSocketPath(app: arguments.option("app") ?? "demo")
+func socketPath(_ arguments: Arguments) -> String { socketChoice(arguments).path }
+
+/// The socket a command uses, and the rule that chose it: `--socket`, else
+/// `$SCENE_SOCKET`, else the app's default path.
+func socketChoice(_ arguments: Arguments) -> (path: String, rule: String, serve: String) {
+    if let path = arguments.option("socket") { return (path, "from --socket", "scenectl serve --socket \(path)") }
+    if let path = ProcessInfo.processInfo.environment["SCENE_SOCKET"], !path.isEmpty {
+        return (path, "from $SCENE_SOCKET", "scenectl serve --socket \(path)")
+    }
+    let app = arguments.option("app") ?? "demo"
+    return (
+        CoordinatorConfiguration.defaultSocketPath(app: app), "the default socket of app \(app)",
+        app == "demo" ? "scenectl serve" : "scenectl serve --manifest FILE (whose app is \(app))"
+    )
 }
 
 func printJSON(_ value: some Encodable) {
@@ -36,26 +50,38 @@ func printJSON(_ value: some Encodable) {
 }
 
 _ = startingParent
-let all = Array(CommandLine.arguments.dropFirst())
-guard let name = all.first, name != "--help", name != "-h", name != "help" else {
+// `-h` is `--help`; the global options may come before the command's name.
+let all = CommandLine.arguments.dropFirst().map { $0 == "-h" ? "--help" : $0 }
+guard let at = Arguments.commandIndex(in: all), all[at] != "help" else {
     print(Commands.usage)
-    exit(all.isEmpty ? ExitCode.usage.rawValue : ExitCode.success.rawValue)
+    let asked = all.contains("--help") || all.contains("help")
+    exit(asked ? ExitCode.success.rawValue : ExitCode.usage.rawValue)
 }
+let name = all[at]
 guard let command = Commands.named(name) else {
-    standardError("scenectl: unknown command \"\(name)\"\n\n\(Commands.usage)")
+    let near = Suggestion.nearest(to: name, among: Commands.all.map(\.name))
+    standardError(
+        "scenectl: unknown command \"\(name)\"" + (near.map { " (did you mean \"\($0)\"?)" } ?? "")
+            + "\nscenectl --help lists the commands.")
     exit(ExitCode.usage.rawValue)
 }
 
 let code: ExitCode
 do {
-    let arguments = try Arguments(Array(all.dropFirst()), for: command)
+    var rest = all
+    rest.remove(at: at)
+    let arguments = try Arguments(rest, for: command)
     if arguments.flag("help") {
         print(command.help)
         exit(ExitCode.success.rawValue)
     }
     code = try await command.run(arguments)
 } catch let error as UsageError {
-    standardError("scenectl: \(error.message)\n\n\(command.help)")
+    if all.contains("--json"), command.flags.contains("json") {
+        print(JSONValue.object(["error": ["code": -32602, "message": .string(error.message), "data": ["reason": "usage"]]]).description)
+    } else {
+        standardError("scenectl: \(error.message)\n\n\(command.usageLines)\nscenectl \(command.name) --help describes it.")
+    }
     code = .usage
 } catch {
     standardError("scenectl: \(error)")

@@ -102,6 +102,73 @@ struct ScenectlTests {
         }
     }
 
+    @Test("the global options may come before the command, and -h is --help")
+    func globalOptionsFirst() async throws {
+        let ping = try await scenectl(["--socket", "/nonexistent/none.sock", "--json", "ping"])
+        #expect(ping.code == 3)
+        #expect(ping.out.contains(#""socket":"/nonexistent/none.sock""#))
+        let help = try await scenectl(["open", "main", "-h"])
+        #expect(help.code == 0)
+        #expect(help.out.hasPrefix("scenectl open SCENE"))
+    }
+
+    @Test("a mistyped command or option is answered with the nearest one, exit 2", arguments: [
+        (["opn", "main"], #"unknown command "opn" (did you mean "open"?)"#),
+        (["dismiss", "main-1", "--forse"], "unknown option --forse (did you mean --force?)"),
+        (["state", "--fromat", "dot"], "unknown option --fromat (did you mean --format?)"),
+    ])
+    func didYouMean(arguments: [String], message: String) async throws {
+        let result = try await scenectl(arguments + ["--socket", "/nonexistent/none.sock"])
+        #expect(result.code == 2)
+        #expect(result.err.contains(message), "\(result.err)")
+    }
+
+    @Test("a connection failure names the rule that chose the socket and how to start a coordinator there")
+    func connectionFailureExplains() async throws {
+        let flag = try await scenectl(["state", "--socket", "/nonexistent/none.sock"])
+        #expect(flag.code == 3)
+        #expect(flag.err.contains("cannot connect to /nonexistent/none.sock (from --socket)"))
+        #expect(flag.err.contains("scenectl serve --socket /nonexistent/none.sock"))
+        let variable = try await scenectl(["state"], environment: ["SCENE_SOCKET": "/nonexistent/env.sock"])
+        #expect(variable.err.contains("cannot connect to /nonexistent/env.sock (from $SCENE_SOCKET)"))
+    }
+
+    @Test("with --json, errors are JSON on standard output, with the same exit codes")
+    func jsonErrors() async throws {
+        let usage = try await scenectl(["open", "--json", "--socket", "/nonexistent/none.sock"])
+        #expect(usage.code == 2)
+        #expect(try JSONParser.parse(usage.out.trimmingCharacters(in: .whitespacesAndNewlines))["error"]?["code"] == -32602)
+        try await withServe { _, path in
+            let refused = try await scenectl(["open", "nope", "--json", "--socket", path])
+            #expect(refused.code == 1)
+            let error = try JSONParser.parse(refused.out.trimmingCharacters(in: .whitespacesAndNewlines))["error"]
+            #expect(error?["data"]?["reason"] == "unknown_scene")
+            #expect(error?["data"]?["scene"] == "nope")
+        }
+    }
+
+    @Test("a refusal prints its message and every data field; invalid params exit 2")
+    func refusalDetail() async throws {
+        try await withServe { _, path in
+            let refused = try await scenectl(["open", "nope", "--socket", path])
+            #expect(refused.code == 1)
+            #expect(refused.err.contains("  scene: nope"))
+            let params = try await scenectl(["route", "main", #"{"screen":"x"}"#, "--socket", path])
+            #expect(params.code == 2)
+            #expect(params.err.contains(#""main" is not an instance id"#), "\(params.err)")
+        }
+    }
+
+    @Test("a value that is not JSON hints at quoting; a mistyped intent lists the intent types")
+    func hints() async throws {
+        let value = try await scenectl(["open", "viewer", "--value", "report", "--socket", "/nonexistent/none.sock"])
+        #expect(value.code == 2)
+        #expect(value.err.contains(#"a string is quoted: '"report"'"#))
+        let intent = try await scenectl(["send", "viewer-1", #"{"type":"popCount","count":5}"#, "--socket", "/nonexistent/none.sock"])
+        #expect(intent.code == 2)
+        #expect(intent.err.contains("intent types: push {route}"))
+    }
+
     @Test("no coordinator at the socket exits 3")
     func cannotConnect() async throws {
         try await withTemporaryFolder { folder in
