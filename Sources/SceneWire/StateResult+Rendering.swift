@@ -24,11 +24,12 @@ extension StateResult {
     public var dot: String {
         var lines = ["digraph \"\(app)\" {", "  rankdir=LR;", "  node [shape=box];"]
         for scene in scenes {
-            lines.append("  \"scene:\(scene.id)\" [label=\"\(escape(scene.id))\\n\(scene.kind), \(scene.instances)\", shape=folder];")
+            lines.append("  \"scene:\(scene.id)\" [label=\"\(escape(scene.id))\\n\(escape("\(scene.kind), \(scene.instances)"))\", shape=folder];")
         }
         for info in instances {
-            let label = graphLabel(info, separator: "\\n")
-            lines.append("  \"\(info.id)\" [label=\"\(escape(label))\"\(info.focused ? ", style=bold" : "")];")
+            // Each part escaped, then joined by DOT's own line break (`\n`, written once).
+            let label = graphLabel(info).map(escape).joined(separator: "\\n")
+            lines.append("  \"\(info.id)\" [label=\"\(label)\"\(info.focused ? ", style=bold" : "")];")
             lines.append("  \"scene:\(info.scene)\" -> \"\(info.id)\";")
             var previous = info.id
             for (index, step) in info.path.enumerated() {
@@ -53,7 +54,7 @@ extension StateResult {
             lines.append("  scene_\(id(scene.id))[[\"\(mermaidEscape(scene.id)) (\(scene.kind), \(scene.instances))\"]]")
         }
         for info in instances {
-            let label = graphLabel(info, separator: " · ")
+            let label = graphLabel(info).joined(separator: " · ")
             lines.append("  \(id(info.id))[\"\(mermaidEscape(label))\"]")
             lines.append("  scene_\(id(info.scene)) --> \(id(info.id))")
             var previous = id(info.id)
@@ -68,11 +69,11 @@ extension StateResult {
         return lines.joined(separator: "\n")
     }
 
-    /// An instance's label in a graph: id, value, phase, focus.
-    private func graphLabel(_ info: InstanceObject, separator: String) -> String {
+    /// An instance's label in a graph, as its lines: id and value, then phase and focus.
+    private func graphLabel(_ info: InstanceObject) -> [String] {
         var label = info.id
         if !info.value.isNull { label += " = \(info.value)" }
-        return label + separator + info.phase + (info.focused ? ", focused" : "")
+        return [label, info.phase + (info.focused ? ", focused" : "")]
     }
 
     private func escape(_ text: String) -> String {
