@@ -29,13 +29,27 @@ public struct Manifest: Sendable {
 
     /// Loads a manifest from JSON text.
     public static func load(from data: Data) throws(ManifestError) -> Manifest {
+        let bytes = [UInt8](data)
         let json: JSONValue
         do {
-            json = try JSONParser.parse([UInt8](data))
+            json = try JSONParser.parse(bytes)
         } catch {
-            throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(error)")])
+            throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(Self.locate(error, in: bytes))")])
         }
         return try Manifest(json: json)
+    }
+
+    /// A parse error at its line and column (both from 1, the column in characters), with
+    /// the offending line and a caret under the place.
+    static func locate(_ error: JSONParseError, in bytes: [UInt8]) -> String {
+        let offset = min(max(error.offset, 0), bytes.count)
+        let lineStart = bytes[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let lineEnd = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        let line = bytes[..<offset].filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let before = String(decoding: bytes[lineStart..<offset], as: UTF8.self)
+        let text = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self).replacingOccurrences(of: "\t", with: " ")
+        let column = before.count + 1
+        return "\(error.message) at line \(line), column \(column)\n  \(text)\n  \(String(repeating: " ", count: column - 1))^"
     }
 
     /// Loads a manifest from a file.

@@ -14,6 +14,12 @@ func problems(_ text: String) -> [String] {
 
 @Suite("Manifest")
 struct ManifestTests {
+    @Test("a manifest that is not JSON is reported at its line and column, with the line and a caret under the place")
+    func jsonErrorLocated() {
+        let text = "{\n  \"app\": \"a\",\n  \"scenes\": [{\"id\": \"w\", \"kind\": window}]\n}\n"
+        #expect(problems(text) == ["$: not valid JSON: invalid value at line 3, column 34\n    \"scenes\": [{\"id\": \"w\", \"kind\": window}]\n                                   ^"])
+    }
+
     @Test("the demo manifest loads with every scene, kind and policy")
     func demo() throws {
         let manifest = Manifest.demo
