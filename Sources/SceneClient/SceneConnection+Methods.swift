@@ -127,9 +127,10 @@ extension SceneConnection {
 
     /// `scene.present`: opens `scene` from instance `from` and waits until the presented
     /// instance finishes; answers it and its result. Later requests on this connection
-    /// do not wait for it.
+    /// do not wait for it, and the connection's timeout does not bound it: the result may
+    /// take as long as a person takes.
     public func present(_ scene: String, value: JSONValue? = nil, from: String) async throws(ClientError) -> PresentResult {
-        try await call(.scenePresent, params: PresentParams(scene: scene, value: value, from: from))
+        try await call(.scenePresent, params: PresentParams(scene: scene, value: value, from: from), waitsForever: true)
     }
 
     /// `scene.finish`: presented `instance` (a scene connection's own when nil) ends with

@@ -69,9 +69,12 @@ public final class SceneConnection: Sendable {
         try await link.call(method, params: params, timeout: timeout)
     }
 
-    /// Calls `method` and decodes its result as `R`.
-    public func call<R: Decodable>(_ method: WireMethod, params: some Encodable, as type: R.Type = R.self) async throws(ClientError) -> R {
-        let result = try await link.call(method.rawValue, params: WireCodec.json(params), timeout: timeout)
+    /// Calls `method` and decodes its result as `R`; `waitsForever` lifts the connection's
+    /// timeout for a call whose answer waits for someone (`scene.present`).
+    public func call<R: Decodable>(
+        _ method: WireMethod, params: some Encodable, as type: R.Type = R.self, waitsForever: Bool = false
+    ) async throws(ClientError) -> R {
+        let result = try await link.call(method.rawValue, params: WireCodec.json(params), timeout: waitsForever ? nil : timeout)
         do {
             return try result.decoded(as: R.self)
         } catch {

@@ -69,10 +69,15 @@ extension ManifestReader {
 
     /// The shape of a link's program, before its templates are rendered: each step an
     /// object whose `method` is a program method written out (never `link.open`: a link's
-    /// program opens no link) and whose `params`, if any, are an object. The params
+    /// program opens no link) and whose `params`, if any, are an object; one step, at least,
+    /// names the instance the link is handled in. The params
     /// themselves are checked when a link renders them (a mistake refuses the link).
     mutating func checkLinkProgram(_ steps: [JSONValue], at path: String) {
         let methods = ProgramStep<JSONValue>.methods.filter { $0 != "link.open" }
+        let landing = ["scene.open", "scene.push", "scene.focus", "scene.route"]
+        if !steps.contains(where: { $0["method"]?.stringValue.map(landing.contains) == true }) {
+            report(path, "needs a step that names an instance (scene.open, scene.push, scene.focus or scene.route): the link is handled there")
+        }
         for (index, step) in steps.enumerated() {
             let stepPath = "\(path)[\(index)]"
             guard case .object(let members) = step else {

@@ -281,12 +281,14 @@ package struct RegistryBook: Sendable {
     ///
     /// - A dismissed pushed window brings back the one it was pushed from, active and
     ///   focused; a dismissed focused window passes focus to the previous one.
-    package mutating func dismiss(_ id: InstanceID, reason: DismissReason) -> [InstanceID] {
+    /// - `cascading`: `id` goes because the window it was pushed from goes too (that one
+    ///   gives nothing back and moves focus itself).
+    package mutating func dismiss(_ id: InstanceID, reason: DismissReason, cascading: Bool = false) -> [InstanceID] {
         guard let record = records[id] else { return [] }
         let focusedBefore = focus.last
         var dismissed: [InstanceID] = []
         if let child = record.pushedChild {
-            dismissed += dismiss(child, reason: .parentDismissed)
+            dismissed += dismiss(child, reason: .parentDismissed, cascading: true)
         }
         records[id] = nil
         byScene[id.scene]?.remove(id)
@@ -299,12 +301,12 @@ package struct RegistryBook: Sendable {
         events.append(.dismissed(id, reason))
         dismissed.append(id)
         // A pushed window gives its place back, unless its parent is going too.
-        if reason != .parentDismissed, let parent = record.pushedFrom, records[parent] != nil {
+        if !cascading, let parent = record.pushedFrom, records[parent] != nil {
             records[parent]?.pushedChild = nil
             setPhase(parent, .active)
             focus.moveToLast(parent)
         }
-        if reason != .parentDismissed, focus.last != focusedBefore, let now = focus.last {
+        if !cascading, focus.last != focusedBefore, let now = focus.last {
             events.append(.focused(now))
         }
         return dismissed

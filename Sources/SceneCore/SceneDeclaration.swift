@@ -240,6 +240,9 @@ public struct SceneLinkMapping<R: Route>: Sendable {
             if let index = steps.firstIndex(where: { if case .link = $0 { true } else { false } }) {
                 throw LinkRejection.refused("step \(index) of the link's program opens a link, which a link program may not")
             }
+            guard steps.contains(where: \.answersInstance) else {
+                throw LinkRejection.refused("the link's program names no instance to handle the link in")
+            }
             return .program(steps)
         }
     }

@@ -177,7 +177,7 @@ public actor SceneInstance<R: Route> {
 
     /// Publishes how the flow moved on from `before` (path, queue): `flow.changed` when
     /// the path changed, or the queue changed other than by modals added at its end; then
-    /// one `flow.queued` per modal added at its end.
+    /// one `flow.queued` per modal added at its end, with the queue as it stood after it.
     func publishChange(since before: ([RouteStep<R>], [RouteStep<R>]), cause: FlowCause) {
         let (path, queue) = (flow.path, flow.queuedModals)
         let appended = queue.count >= before.1.count && queue.starts(with: before.1)
@@ -185,7 +185,10 @@ public actor SceneInstance<R: Route> {
             log.emit(.flowChanged(id, path: path, queue: queue, cause: cause))
         }
         guard appended else { return }
-        for step in queue[before.1.count...] { log.emit(.flowQueued(id, step: step, queue: queue)) }
+        // Each with the queue as it stood once that modal was queued.
+        for index in before.1.count..<queue.count {
+            log.emit(.flowQueued(id, step: queue[index], queue: Array(queue[...index])))
+        }
     }
 
     private func ensureOpen(for request: String) throws(RegistryRejection) {

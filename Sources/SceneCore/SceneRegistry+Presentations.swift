@@ -121,17 +121,23 @@ extension SceneRegistry {
                 waiter.resolve(.failure(.dismissedWithoutResult(id)))
             }
         }
-        let orphans = presentations.filter { gone.contains($0.value.from) }
-        for (presented, presentation) in orphans.sorted(by: { $0.key < $1.key }) {
-            presentations.removeValue(forKey: presented)
-            for waiter in presentation.waiters { waiter.resolve(.failure(.parentDismissed(presentation.from))) }
-            tellParentDismissed(presented)
+        let orphans = presentations.filter { gone.contains($0.value.from) }.keys.sorted()
+        for presented in orphans {
+            // An earlier orphan's dismissal may have taken this one already.
+            guard let presentation = presentations.removeValue(forKey: presented) else { continue }
+            tellParentDismissed(presented, then: presentation)
         }
     }
 
-    /// Tells `id` its presenter was dismissed, then dismisses it: an in-process behaviour
-    /// hears it before its stop; a process gets `scene.parent_dismissed` before its close.
-    private func tellParentDismissed(_ id: InstanceID) {
+    /// Tells `id` its presenter was dismissed, dismisses it, then ends the presentation's
+    /// waits `parent_dismissed`: an in-process behaviour hears it before its stop; a
+    /// process gets `scene.parent_dismissed` before its close.
+    private func tellParentDismissed(_ id: InstanceID, then presentation: Presentation<R>) {
+        func finish(_ registry: isolated SceneRegistry) {
+            // Dismissed by then for another reason, or presented anew: nothing more to do here.
+            if registry.instances[id] != nil, registry.presentations[id] == nil { registry.remove(id, reason: .parentDismissed) }
+            for waiter in presentation.waiters { waiter.resolve(.failure(.parentDismissed(presentation.from))) }
+        }
         switch declarationsByID[id.scene]?.hosting {
         case .inProcess:
             host?.tellParentDismissed(id)
@@ -139,13 +145,13 @@ extension SceneRegistry {
             if let processes {
                 Task {
                     try? await processes.notify(SceneCall(method: "scene.parent_dismissed"), on: id)
-                    self.remove(id, reason: .parentDismissed)
+                    finish(self)
                 }
                 return
             }
         case .virtual, nil:
             break
         }
-        remove(id, reason: .parentDismissed)
+        finish(self)
     }
 }

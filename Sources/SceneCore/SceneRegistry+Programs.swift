@@ -58,7 +58,11 @@ extension SceneRegistry {
             switch ref {
             case .id(let id): return id
             case .step(let k):
-                guard let id = results[k].instance else { throw .notOpen("$\(k) (step \(k) answered no instance)") }
+                guard let id = results[k].instance else {
+                    let reason = RegistryRejection.notOpen("$\(k) (step \(k) answered no instance)")
+                    reject(step.method, reason)
+                    throw reason
+                }
                 return id
             }
         }
@@ -95,6 +99,8 @@ extension SceneRegistry {
                     switch result {
                     case .success(.rejected(let reason)): return .failure(reason)
                     case .success(.unhandled(let path)): return .failure(.linkUnhandled(path: path))
+                    // A link whose own program failed fails this step with its reason.
+                    case .success(.program(let outcome)) where outcome.failure != nil: return .failure(outcome.failure!.reason)
                     case .success(let outcome): return .success(.linked(outcome))
                     case .failure(let reason): return .failure(reason)
                     }

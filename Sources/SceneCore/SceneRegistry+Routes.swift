@@ -117,6 +117,10 @@ extension SceneRegistry {
             let decided = await registry.decision(for: route, path: path, by: id, within: declaration.decideTimeout)
             let action = decided ?? RegistryBook.scopeAction(for: route, in: declaration.scope)
             do throws(RegistryRejection) {
+                // Dismissed while it decided: the route goes on to the next scope.
+                guard registry.instances[id] != nil else {
+                    return await registry.finish(try registry.bubble(route, through: chain.dropFirst(), via: consulted))
+                }
                 return await registry.finish(try registry.act(action, route, at: chain, via: consulted))
             } catch {
                 return .failure(error)

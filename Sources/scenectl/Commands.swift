@@ -4,10 +4,11 @@ enum Commands {
     static let all: [CommandSpec] = [
         CommandSpec(
             "demo", "a scripted tour: a coordinator, scene processes, every rule",
+            options: [.flag("verbose", "print the whole scene tree after each step, not only what changed")],
             details: """
                 Starts a coordinator on a temporary socket with the demo app, whose scenes are processes \
-                (this executable's `scene` command), walks a scripted tour printing the scene tree after \
-                each step, and cleans up.
+                (this executable's `scene` command), walks a scripted tour printing what each step changed \
+                in the scene tree (+ a line that appeared, - one that went), and cleans up.
                 """,
             run: { await Demo.run($0) }),
         CommandSpec(

@@ -9,8 +9,8 @@ import SceneWire
 import SceneSync
 
 /// `scenectl demo`: a coordinator on a temporary socket serving the demo app, whose
-/// scenes are processes of this executable, and a scripted tour of every rule, with the
-/// scene tree after each step.
+/// scenes are processes of this executable, and a scripted tour of every rule, with what
+/// each step changed in the scene tree (the whole tree with `--verbose`).
 enum Demo {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -47,7 +47,7 @@ enum Demo {
         do {
             let connection = try await SceneConnection.connect(path: configuration.socketPath, client: "scenectl/demo", timeout: 10)
             defer { connection.close() }
-            try await Tour(connection: connection).walk()
+            try await Tour(connection: connection, verbose: arguments.flag("verbose")).walk()
         } catch {
             standardError("scenectl demo: \(error)")
             code = .failure
@@ -61,10 +61,14 @@ enum Demo {
     /// The scripted steps.
     final class Tour: Sendable {
         let connection: SceneConnection
+        let verbose: Bool
         let step = Locked(0)
+        /// The tree's lines after the last step.
+        let shown = Locked<[String]>([])
 
-        init(connection: SceneConnection) {
+        init(connection: SceneConnection, verbose: Bool) {
             self.connection = connection
+            self.verbose = verbose
         }
 
         func walk() async throws {
@@ -185,8 +189,19 @@ enum Demo {
             }
             print("\n\(number). \(title)")
             try await body()
-            let state = try await connection.state()
-            print(state.tree.split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
+            let tree = try await connection.state().tree.split(separator: "\n").map(String.init)
+            let before = shown.withLock { shown in
+                defer { shown = tree }
+                return shown
+            }
+            if verbose {
+                print(tree.map { "   " + $0 }.joined(separator: "\n"))
+                return
+            }
+            // What changed: the lines that went, then those that appeared (a line's change is both).
+            let gone = before.filter { !tree.contains($0) }.map { "   - " + $0.trimmingCharacters(in: .whitespaces) }
+            let new = tree.filter { !before.contains($0) }.map { "   + " + $0.trimmingCharacters(in: .whitespaces) }
+            print((gone + new).joined(separator: "\n"))
         }
 
         private func say(_ line: String) { print("   " + line) }

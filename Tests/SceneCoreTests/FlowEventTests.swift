@@ -6,6 +6,19 @@ import Testing
 
 @Suite("Flow events carry the queue and the cause")
 struct FlowEventTests {
+    @Test("modals queued by one batch are one flow.queued each, with the queue as it stood after each")
+    func queuedInOneBatch() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        let events = RegistryEventRecorder(registry)
+        _ = try await notes.batch([.cover("a"), .sheet("b")])
+        await events.receive(.flowQueued(id("notes-1"), step: .cover("a"), queue: [.cover("a")]))
+        await events.receive(.flowQueued(id("notes-1"), step: .sheet("b"), queue: [.cover("a"), .sheet("b")]))
+        await events.finish()
+    }
+
     @Test("a modal sent while one shows is a flow.queued event naming it and the queue, with no flow.changed")
     func queuedModal() async throws {
         let registry = try demoRegistry()

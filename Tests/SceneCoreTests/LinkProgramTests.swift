@@ -54,6 +54,19 @@ struct LinkProgramTests {
         #expect(events.withLock { $0 }.last == .linkRejected(url: "demo://demo.example/broken/3", reason: .unknownScene("nope")))
     }
 
+    @Test("a program's link step whose link program fails fails with that reason")
+    func nestedFailure() async throws {
+        let registry = try labRegistry(links: [[
+            "pattern": "/broken/:x",
+            "program": [
+                ["method": "scene.open", "params": ["scene": "viewer", "value": "${x}"]],
+                ["method": "scene.open", "params": ["scene": "nope"]],
+            ],
+        ]])
+        let outcome = try await registry.run(program: [.link("demo://demo.example/broken/3")])
+        #expect(outcome.failure == ProgramFailure(step: 0, method: "link.open", reason: .unknownScene("nope")))
+    }
+
     @Test("rendered params that do not fit their step refuse the link link_refused, before any step runs")
     func renderedMisfit() async throws {
         let registry = try labRegistry(links: [[
@@ -77,6 +90,7 @@ struct LinkProgramManifestTests {
         (#""program": [], "value": "x""#, "scenes[0].links[0].program: a link runs a program in place of a value and a plan"),
         (#""program": [{"method": "scene.open", "params": 3}]"#, "scenes[0].links[0].program[0].params: must be an object"),
         (#""program": [{"method": "scene.open", "why": 1}]"#, "scenes[0].links[0].program[0].why: unknown key"),
+        (#""program": [{"method": "immersive.dismiss"}]"#, "scenes[0].links[0].program: needs a step that names an instance"),
     ]
 
     @Test("a link program's mistakes are reported with their JSON path", arguments: programMistakes)

@@ -74,6 +74,24 @@ struct PresentTests {
         #expect(told < (heard.all.firstIndex(of: "stop") ?? -1))
     }
 
+    @Test("a presented instance dismissed with its presenter passes focus on with a scene.focused event")
+    func focusAfterParentDismissed() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("main")
+        _ = try await registry.open("viewer", value: "x")
+        let presenting = Task { try await registry.present("notes", from: id("viewer-1")) }
+        try await waitUntilOpen(registry, id("notes-1"))
+        let events = RegistryEventRecorder(registry)
+        try await registry.dismiss(id("viewer-1"))
+        _ = await rejection { try await presenting.value }
+        await events.receive(.dismissed(id("viewer-1"), reason: .requested))
+        await events.receive(.dismissed(id("notes-1"), reason: .parentDismissed))
+        await events.receive(.focused(id("main-1")))
+        await events.receive(.requestRejected(request: "scene.present", reason: .parentDismissed(id("viewer-1"))))
+        await events.finish()
+        #expect(await registry.focused == id("main-1"))
+    }
+
     @Test("present from an instance that is not open is not_open, and opens nothing")
     func fromNotOpen() async throws {
         let registry = try demoRegistry()

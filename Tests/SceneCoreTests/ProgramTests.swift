@@ -43,6 +43,18 @@ struct ProgramTests {
         #expect(await registry.instance(id("notes-1")) == nil)
     }
 
+    @Test("a $k naming a link that went pending fails its step not_open, published as request.rejected")
+    func pendingLinkReference() async throws {
+        let registry = try demoRegistry()
+        let events = RegistryEventRecorder(registry)
+        let outcome = try await registry.run(program: [.link("demo://demo.example/theatre/opera"), .focus(.step(0))])
+        #expect(outcome.failure?.step == 1)
+        #expect(outcome.failure?.reason.code == "not_open")
+        await events.receive(.linkPending(url: "demo://demo.example/theatre/opera"))
+        await events.receive { if case .requestRejected("scene.focus", .notOpen) = $0 { true } else { false } }
+        await events.finish()
+    }
+
     @Test("a rejected intent fails its step with the flow's reason")
     func rejectedIntentFails() async throws {
         let registry = try demoRegistry()
