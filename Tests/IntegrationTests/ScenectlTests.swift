@@ -421,6 +421,15 @@ struct ScenectlTests {
         }
     }
 
+    @Test("scenectl demo --verbose prints the whole scene tree after each step")
+    func demoVerbose() async throws {
+        let result = try await scenectl(["demo", "--verbose"])
+        #expect(result.code == 0, "\(result.err)")
+        let steps = result.out.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains(". ") }.count
+        #expect(steps > 5)
+        #expect(result.out.components(separatedBy: "globe  volume 0.6x0.6x0.6 m, single").count == steps + 1)
+    }
+
     @Test("scenectl demo walks its tour, exits 0, and leaves no scene process behind")
     func demo() async throws {
         let result = try await scenectl(["demo"])
@@ -429,6 +438,9 @@ struct ScenectlTests {
         #expect(result.out.contains("11. A scene process killed with SIGKILL comes back with its path"))
         #expect(result.out.contains("handled by its program: viewer-4 and viewer-5"))
         #expect(result.out.contains(#"the presenter gets {"picked":"Lisbon"}"#))
+        // Each step prints what it changed: a line that never changes is printed once.
+        #expect(result.out.components(separatedBy: "globe  volume 0.6x0.6x0.6 m, single").count == 2)
+        #expect(result.out.contains("   + notes-1  active  path: (root)"))
         #expect(result.out.contains(#"notes-1  active  path: push({"id":7,"screen":"draft"})"#))
         #expect(result.out.contains("The coordinator closed every scene process and stopped"))
         let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
