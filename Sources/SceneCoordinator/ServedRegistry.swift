@@ -26,6 +26,8 @@ protocol ServedRegistry: Sendable {
 
     func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection>
     func isOpen(_ id: InstanceID) -> Bool
+    /// The open instances of `scene`, by number.
+    func instances(of scene: String) -> [InstanceID]
     func hosting(of id: InstanceID) -> SceneHosting?
     func callRunning(
         _ call: SceneCall, on id: InstanceID, timeout: Duration,
@@ -80,6 +82,8 @@ struct Served<R: Route>: ServedRegistry {
     }
 
     func isOpen(_ id: InstanceID) -> Bool { on { $0.instance(id) != nil } }
+
+    func instances(of scene: String) -> [InstanceID] { on { $0.instances(of: scene) } }
 
     func hosting(of id: InstanceID) -> SceneHosting? { registry.hosting(of: id) }
 

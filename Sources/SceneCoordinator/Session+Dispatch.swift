@@ -76,19 +76,19 @@ extension Session {
             if case .success(let large as any WireWritableInSlices) = answer, large.sliceCount > 3 {
                 answerInSlices(id, large)
             } else {
-                answerRegistry(id, frame: Self.frame(id, answer))
+                answerRegistry(id, frame: Self.frame(id, explained(answer)))
             }
         case .waiting(let resume) where request.method == .scenePresent:
             // It waits for someone to finish the presented instance, perhaps over this very
             // connection: the requests after it go on, and it is answered when it is over.
             let session = bound
-            resume { result in session.value.answerRegistry(id, frame: Self.frame(id, Self.flatten(result))) }
+            resume { result in session.value.answerRegistry(id, frame: Self.frame(id, session.value.explained(Self.flatten(result)))) }
         case .waiting(let resume):
             behindWait = FIFOQueue()
             let session = bound
             resume { result in
                 // The registry runs on the loop thread: so does this.
-                session.value.finishedWaiting(id, frame: Self.frame(id, Self.flatten(result)))
+                session.value.finishedWaiting(id, frame: Self.frame(id, session.value.explained(Self.flatten(result))))
             }
         }
     }
@@ -107,6 +107,21 @@ extension Session {
             // Another one waits now: the rest stay behind it, in order.
             while let next = queued.popFirst() { behindWait?.append(next) }
         }
+    }
+
+    /// `answer`, with a `not_open` for an instance id told which instances of that scene
+    /// are open now (`data.open`), when any are: after `dismiss main-1` and `open main`,
+    /// a request to `main-1` says `main-2` is the one.
+    func explained(_ answer: WireAnswer) -> WireAnswer {
+        guard case .failure(let error) = answer, error.reason == "not_open",
+            let id = error.data["detail"]?.stringValue.flatMap(InstanceID.init)
+        else { return answer }
+        let open = server.registry.instances(of: id.scene)
+        guard !open.isEmpty else { return answer }
+        var data = error.data
+        data["open"] = .array(open.map { .string($0.description) })
+        let names = open.map(\.description).joined(separator: ", ")
+        return .failure(WireError(code: error.code, message: "\(error.message); open now: \(names)", data: data))
     }
 
     private static func flatten(_ result: Result<WireAnswer, RegistryRejection>) -> WireAnswer {

@@ -191,6 +191,9 @@ public actor SceneRegistry<R: Route> {
         return info
     }
 
+    /// The open (or opening) instances of `scene`, by number.
+    public func instances(of scene: String) -> [InstanceID] { book.instances(of: scene) }
+
     /// The focused window or volume.
     public var focused: InstanceID? { book.focused }
 

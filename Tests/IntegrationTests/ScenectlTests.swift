@@ -159,6 +159,19 @@ struct ScenectlTests {
         }
     }
 
+    @Test("not_open for an instance names the instances of its scene that are open now")
+    func notOpenNamesOpenInstances() async throws {
+        try await withServe { _, path in
+            _ = try await scenectl(["open", "main", "--socket", path])
+            _ = try await scenectl(["dismiss", "main-1", "--force", "--socket", path])
+            _ = try await scenectl(["open", "main", "--socket", path])
+            let stale = try await scenectl(["route", "main-1", #"{"screen":"settings"}"#, "--socket", path])
+            #expect(stale.code == 1)
+            #expect(stale.err.contains("open now: main-2"), "\(stale.err)")
+            #expect(stale.err.contains(#"  open: ["main-2"]"#), "\(stale.err)")
+        }
+    }
+
     @Test("a value that is not JSON hints at quoting; a mistyped intent lists the intent types")
     func hints() async throws {
         let value = try await scenectl(["open", "viewer", "--value", "report", "--socket", "/nonexistent/none.sock"])
