@@ -5,6 +5,9 @@ import SceneLinks
 /// Walks a manifest document, collecting every problem with its JSON path.
 struct ManifestReader {
     private(set) var problems: [ManifestProblem] = []
+    /// The folder of the manifest's file, when it was read from one: a relative launch
+    /// command path or working folder is resolved against it.
+    var base: String?
 
     struct Parsed {
         let app: String

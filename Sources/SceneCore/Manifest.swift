@@ -27,8 +27,9 @@ public struct Manifest: Sendable {
     /// The document the manifest was loaded from.
     public let json: JSONValue
 
-    /// Loads a manifest from JSON text.
-    public static func load(from data: Data) throws(ManifestError) -> Manifest {
+    /// Loads a manifest from JSON text; `folder` is where a relative launch command path
+    /// or working folder is resolved (the manifest file's folder).
+    public static func load(from data: Data, folder: String? = nil) throws(ManifestError) -> Manifest {
         let bytes = [UInt8](data)
         let json: JSONValue
         do {
@@ -36,7 +37,7 @@ public struct Manifest: Sendable {
         } catch {
             throw ManifestError(problems: [ManifestProblem(path: "$", message: "not valid JSON: \(Self.locate(error, in: bytes))")])
         }
-        return try Manifest(json: json)
+        return try Manifest(json: json, folder: folder)
     }
 
     /// A parse error at its line and column (both from 1, the column in characters), with
@@ -60,12 +61,14 @@ public struct Manifest: Sendable {
         } catch {
             throw ManifestError(problems: [ManifestProblem(path: "$", message: "cannot read \(url.path): \(error.localizedDescription)")])
         }
-        return try load(from: data)
+        return try load(from: data, folder: url.absoluteURL.deletingLastPathComponent().standardizedFileURL.path)
     }
 
-    /// Builds a manifest from its JSON document.
-    public init(json: JSONValue) throws(ManifestError) {
+    /// Builds a manifest from its JSON document; `folder` is where a relative launch command
+    /// path (`./bin/scene`, one with a `/`) or working folder is resolved.
+    public init(json: JSONValue, folder: String? = nil) throws(ManifestError) {
         var reader = ManifestReader()
+        reader.base = folder
         let parsed = reader.read(json)
         guard reader.problems.isEmpty, let parsed else { throw ManifestError(problems: reader.problems) }
         self.app = parsed.app

@@ -31,7 +31,13 @@ extension ManifestReader {
                 report("\(path).env", "must be an object of strings")
             }
         }
-        let cwd = string(members["cwd"], at: "\(path).cwd", required: false)
+        var cwd = string(members["cwd"], at: "\(path).cwd", required: false)
+        // Paths written relative to the manifest mean the manifest's folder, wherever the
+        // coordinator was started; a bare name (no "/") is still looked up in PATH.
+        if let base {
+            if let first = command.first, first.contains("/"), !first.hasPrefix("/") { command[0] = "\(base)/\(first)" }
+            if let folder = cwd, !folder.hasPrefix("/") { cwd = "\(base)/\(folder)" }
+        }
         var timeout: Double?
         if let value = members["timeout"] {
             if let seconds = value.doubleValue, seconds > 0, seconds <= 3600 {

@@ -159,6 +159,22 @@ struct ScenectlTests {
         }
     }
 
+    @Test("serve runs the process-backed example manifest: a relative working folder means the manifest's folder, wherever serve started")
+    func processExampleManifest() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.file("run/processes.sock")
+            let manifest = repositoryRoot.appendingPathComponent("Protocols/examples/processes.manifest.json").path
+            try await withChild(["serve", "--manifest", manifest, "--socket", path]) { _ in
+                #expect(await eventually { (try? await scenectl(["ping", "--socket", path]))?.code == 0 })
+                let opened = try await scenectl(["open", "notes", "--socket", path])
+                #expect(opened.code == 0, "\(opened.err)")
+                let title = try await scenectl(["call", "notes-1", "title", "--socket", path])
+                #expect(title.out.contains("Notes"), "\(title.out)\(title.err)")
+                _ = try await scenectl(["shutdown", "--socket", path])
+            }
+        }
+    }
+
     @Test("not_open for an instance names the instances of its scene that are open now")
     func notOpenNamesOpenInstances() async throws {
         try await withServe { _, path in

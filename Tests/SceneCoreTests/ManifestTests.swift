@@ -92,3 +92,29 @@ struct ManifestTests {
         ])
     }
 }
+
+@Suite("Launch paths in a manifest file")
+struct ManifestLaunchPathTests {
+    @Test("a relative command path or working folder is the manifest's folder's; a bare name and an absolute path stay as written")
+    func relativeToManifest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-paths-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("app.json")
+        try Data(#"""
+            {"app": "a", "scenes": [
+              {"id": "local", "kind": "window", "launch": {"command": ["./bin/scene", "--x"], "cwd": "work"}},
+              {"id": "path", "kind": "window", "launch": {"command": ["python3", "scene.py"], "cwd": "/srv"}},
+              {"id": "absolute", "kind": "window", "launch": {"command": ["/usr/bin/env", "true"]}}
+            ]}
+            """#.utf8).write(to: file)
+        let manifest = try Manifest.load(contentsOf: file)
+        let launches = Dictionary(uniqueKeysWithValues: manifest.scenes.map { ($0.id, $0.launch) })
+        let base = folder.standardizedFileURL.path
+        #expect(launches["local"]??.command == ["\(base)/./bin/scene", "--x"])
+        #expect(launches["local"]??.workingDirectory == "\(base)/work")
+        #expect(launches["path"]??.command == ["python3", "scene.py"])
+        #expect(launches["path"]??.workingDirectory == "/srv")
+        #expect(launches["absolute"]??.command == ["/usr/bin/env", "true"])
+    }
+}
