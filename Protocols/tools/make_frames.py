@@ -233,6 +233,9 @@ refused("scene.finish: an instance nobody presented is not_presented", 23, "scen
         {"instance": "main-1", "result": {"picked": 1}}, -32000, "not_presented", setup=OPEN_MAIN)
 refused("scene.finish: a control connection must name the instance", 23, "scene.finish", {"result": 1}, -32602)
 refused("scene.finish: result missing is invalid params", 23, "scene.finish", {"instance": "main-1"}, -32602, valid=False)
+ok("scene.status: a virtual instance has no process", 23, "scene.status", {"instance": "main-1"}, setup=OPEN_MAIN)
+refused("scene.status: an instance that is not open is not_open", 23, "scene.status", {"instance": "main-1"}, -32000, "not_open")
+refused("scene.status: instance missing is invalid params", 23, "scene.status", {}, -32602, valid=False)
 ok("scene.program: no steps completes none", 23, "scene.program", {"steps": []})
 refused("scene.program: the first failing step ends it with its reason (data.step, data.results)", 23, "scene.program",
         {"steps": [{"method": "scene.open", "params": {"scene": "main"}}, {"method": "scene.open", "params": {"scene": "nope"}}]},

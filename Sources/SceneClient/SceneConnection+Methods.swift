@@ -139,6 +139,13 @@ extension SceneConnection {
         let _: JSONValue = try await call(.sceneFinish, params: FinishParams(instance: instance, result: result))
     }
 
+    /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
+    /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
+    /// instance.
+    public func status(_ instance: String) async throws(ClientError) -> StatusResult {
+        try await call(.sceneStatus, params: StatusParams(instance: instance))
+    }
+
     /// `link.open`.
     @discardableResult
     public func openLink(_ url: String) async throws(ClientError) -> LinkOpenResult {

@@ -45,6 +45,16 @@ package enum KillCause: Hashable, Sendable {
     case outlivedGrace
     /// It still ran when SIGTERM's time was over.
     case outlivedTerminate
+
+    /// Why it was killed, in a few words.
+    var description: String {
+        switch self {
+        case .launchTimeout(let seconds): return "killed: no hello within \(seconds) s"
+        case .heartbeats(let missed): return "killed: \(missed) heartbeats in a row unanswered"
+        case .outlivedGrace: return "killed: still running when its close's grace time was over"
+        case .outlivedTerminate: return "killed: still running after SIGTERM"
+        }
+    }
 }
 
 /// The stages of stopping a process: its close's grace time, then SIGTERM's.

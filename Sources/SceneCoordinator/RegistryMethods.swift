@@ -100,7 +100,7 @@ enum RegistryRequest: Sendable {
             self = .authenticate(try WireCodec.decode(AuthSetParams.self, from: params).authenticated)
         case .state:
             self = .state
-        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify:
+        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify, .sceneStatus:
             // Answered by the session itself; never reaches the registry.
             throw .methodNotFound(method.rawValue)
         }

@@ -28,6 +28,8 @@ protocol ServedRegistry: Sendable {
     func isOpen(_ id: InstanceID) -> Bool
     /// The open instances of `scene`, by number.
     func instances(of scene: String) -> [InstanceID]
+    /// Instance `id` as the wire describes it, or why not.
+    func info(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection>
     func hosting(of id: InstanceID) -> SceneHosting?
     func callRunning(
         _ call: SceneCall, on id: InstanceID, timeout: Duration,
@@ -84,6 +86,10 @@ struct Served<R: Route>: ServedRegistry {
     func isOpen(_ id: InstanceID) -> Bool { on { $0.instance(id) != nil } }
 
     func instances(of scene: String) -> [InstanceID] { on { $0.instances(of: scene) } }
+
+    func info(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection> {
+        on { registry in Result { () throws(RegistryRejection) in WireRoutes<R>.json(try registry.info(id)) } }
+    }
 
     func hosting(of id: InstanceID) -> SceneHosting? { registry.hosting(of: id) }
 

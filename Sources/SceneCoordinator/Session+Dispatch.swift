@@ -46,6 +46,8 @@ extension Session {
             relay(id: id, params: params, expectsAnswer: true)
         case .sceneNotify:
             relay(id: id, params: params, expectsAnswer: false)
+        case .sceneStatus:
+            status(id: id, params: params)
         default:
             // Decoded now; a mistake in the params is answered in its turn among this
             // connection's registry answers, like any other.
@@ -113,15 +115,19 @@ extension Session {
     /// are open now (`data.open`), when any are: after `dismiss main-1` and `open main`,
     /// a request to `main-1` says `main-2` is the one.
     func explained(_ answer: WireAnswer) -> WireAnswer {
-        guard case .failure(let error) = answer, error.reason == "not_open",
-            let id = error.data["detail"]?.stringValue.flatMap(InstanceID.init)
-        else { return answer }
+        guard case .failure(let error) = answer else { return answer }
+        return .failure(explainedError(error))
+    }
+
+    /// ``explained(_:)`` for an error.
+    func explainedError(_ error: WireError) -> WireError {
+        guard error.reason == "not_open", let id = error.data["detail"]?.stringValue.flatMap(InstanceID.init) else { return error }
         let open = server.registry.instances(of: id.scene)
-        guard !open.isEmpty else { return answer }
+        guard !open.isEmpty else { return error }
         var data = error.data
         data["open"] = .array(open.map { .string($0.description) })
         let names = open.map(\.description).joined(separator: ", ")
-        return .failure(WireError(code: error.code, message: "\(error.message); open now: \(names)", data: data))
+        return WireError(code: error.code, message: "\(error.message); open now: \(names)", data: data)
     }
 
     private static func flatten(_ result: Result<WireAnswer, RegistryRejection>) -> WireAnswer {
@@ -189,6 +195,28 @@ extension Session {
         self.topics = topics
         server.fanout.subscribe(self)
         reply(id, result: WireCodec.json(SubscribeResult(seq: server.registry.sequence)))
+    }
+
+    /// `scene.status`: the instance, and how its process is doing (answered at once, as
+    /// `ping` is, without waiting behind this connection's registry requests).
+    private func status(id: JSONValue, params: JSONValue?) {
+        do {
+            let request = try WireCodec.decode(StatusParams.self, from: params)
+            guard let instance = InstanceID(request.instance) else {
+                throw WireError.invalidParams("instance: \"\(request.instance)\" is not an instance id (<scene>-<n>)")
+            }
+            switch server.registry.info(instance) {
+            case .success(let info):
+                let result = StatusResult(instance: InstanceObject(info), process: server.supervisor.status(of: instance))
+                reply(id, result: WireCodec.json(result))
+            case .failure(let reason):
+                reply(id, error: explainedError(.domain(reason)))
+            }
+        } catch let error as WireError {
+            reply(id, error: error)
+        } catch {
+            reply(id, error: .invalidParams("\(error)"))
+        }
     }
 
     func unsubscribe() {

@@ -105,7 +105,8 @@ extension Session {
         guard let own = instance?.description else { return .success(params) }
         let key: String
         switch method {
-        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish:
+        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish,
+            .sceneStatus:
             key = "instance"
         case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
             key = "from"

@@ -1,3 +1,4 @@
+import SceneCore
 import SceneSocket
 import SceneWire
 
@@ -25,7 +26,34 @@ extension Supervisor {
         guard let session = entry.session else { return }
         session.request(SceneMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] _ in
             guard self.isCurrent(entry) else { return }
+            entry.lastAnswer = self.now
             entry.slot.pingAnswered(generation: generation)
         }
+    }
+}
+
+extension Supervisor {
+    /// How instance `id`'s process is doing; nil when no process backs it.
+    func status(of id: InstanceID) -> ProcessStatus? {
+        guard let entry = slots[id] else { return nil }
+        let stage: String
+        switch entry.slot.stage {
+        case .idle: stage = "idle"
+        case .starting: stage = "starting"
+        case .connected: stage = "connected"
+        case .unreachable: stage = "unreachable"
+        }
+        let lastExit = entry.lastEnd.map { end -> ProcessStatus.End in
+            switch end {
+            case .exited(let status):
+                return ProcessStatus.End(status: status, signal: nil, killed: entry.lastEndCause?.description)
+            case .signalled(let signal):
+                return ProcessStatus.End(status: nil, signal: signal, killed: entry.lastEndCause?.description)
+            }
+        }
+        return ProcessStatus(
+            stage: stage, pid: entry.process?.pid, uptime: entry.startedAt.map { now - $0 },
+            heartbeatAge: entry.process == nil ? nil : entry.lastAnswer.map { now - $0 }, starts: entry.spawns,
+            lastExit: lastExit, command: entry.slot.spec.command)
     }
 }

@@ -30,6 +30,9 @@ extension Supervisor {
         case .signalled(let signal): exit = .signalled(signal)
         }
         Log.info("\(entry.id): process \(exit)")
+        entry.lastEnd = exit
+        entry.lastEndCause = entry.killCause
+        entry.startedAt = nil
         perform(entry.slot.ended(generation: generation, exit: exit, now: now), on: entry)
     }
 

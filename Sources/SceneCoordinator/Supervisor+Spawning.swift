@@ -56,6 +56,10 @@ extension Supervisor {
         }
         entry.process = process
         entry.token = token
+        entry.spawns += 1
+        entry.startedAt = now
+        entry.lastAnswer = nil
+        entry.killCause = nil
         pendingTokens.append((token, id))
         // The registry runs on this loop's thread too: what the supervisor tells it takes
         // effect at once, in the order it happened.
@@ -82,6 +86,7 @@ extension Supervisor {
         guard let entry = slots[id], entry.process != nil else { return nil }
         entry.token = nil
         entry.session = session
+        entry.lastAnswer = now
         perform(entry.slot.helloed(), on: entry)
         return id
     }

@@ -39,6 +39,15 @@ final class Supervisor {
         var token: SceneToken?
         /// The opener waiting for the first hello.
         var opener: CheckedContinuation<Result<Void, RegistryRejection>, Never>?
+        /// For `scene.status`: when the current process started and last answered (hello
+        /// or a ping), on the loop's clock; how many were started; how the last one ended
+        /// and why it was killed, if it was.
+        var startedAt: Double?
+        var lastAnswer: Double?
+        var spawns = 0
+        var lastEnd: ProcessExit?
+        var killCause: KillCause?
+        var lastEndCause: KillCause?
 
         init(_ slot: ProcessSlot) {
             self.slot = slot
@@ -99,6 +108,7 @@ final class Supervisor {
                 ping(entry, generation: generation)
             case .kill(let signal, let cause):
                 guard let process = entry.process else { continue }
+                entry.killCause = cause
                 log(cause, id: id, pid: process.pid)
                 process.killGroup(signal)
             case .closeThenTerminate:

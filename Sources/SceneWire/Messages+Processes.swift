@@ -226,3 +226,85 @@ public enum SceneMethod {
     /// Notification `{phase}`: the scene's phase changed.
     public static let phaseChanged = "scene.phase_changed"
 }
+
+/// `scene.status` {instance}: an instance and, for a process scene, its process.
+public struct StatusParams: Codable, Hashable, Sendable {
+    /// The instance (a scene connection's own when left out).
+    public var instance: String
+    /// Params for `scene.status`.
+    public init(instance: String) { self.instance = instance }
+}
+
+/// How an instance's process is doing, as `systemctl status` tells a unit's.
+public struct ProcessStatus: Codable, Hashable, Sendable {
+    /// How the last process ended: its status or signal, and why it was killed, if it was.
+    public struct End: Codable, Hashable, Sendable {
+        /// Its exit status; nil when a signal ended it.
+        public var status: Int32?
+        /// The signal that ended it; nil when it exited.
+        public var signal: Int32?
+        /// Why the coordinator killed it (`killed: 3 heartbeats in a row unanswered`); nil
+        /// when it ended by itself.
+        public var killed: String?
+        /// An end from its members.
+        public init(status: Int32?, signal: Int32?, killed: String?) {
+            self.status = status
+            self.signal = signal
+            self.killed = killed
+        }
+    }
+
+    /// `starting` (spawned, no hello yet), `connected`, `unreachable` (its connection
+    /// went; it is being stopped) or `idle` (no process: waiting for a restart, or none).
+    public var stage: String
+    /// The running process's pid; nil when none runs.
+    public var pid: Int32?
+    /// Seconds since the running process started; nil when none runs.
+    public var uptime: Double?
+    /// Seconds since it last answered (its hello or a heartbeat); nil before its hello.
+    public var heartbeatAge: Double?
+    /// Processes started for the instance (in this coordinator's life).
+    public var starts: Int
+    /// Restarts among them: `starts - 1`, or 0.
+    public var restarts: Int
+    /// How the last process ended; nil while the first runs.
+    public var lastExit: End?
+    /// The launch command.
+    public var command: [String]
+
+    /// A status from its members.
+    public init(
+        stage: String, pid: Int32?, uptime: Double?, heartbeatAge: Double?, starts: Int, lastExit: End?, command: [String]
+    ) {
+        self.stage = stage
+        self.pid = pid
+        self.uptime = uptime
+        self.heartbeatAge = heartbeatAge
+        self.starts = starts
+        self.restarts = max(starts - 1, 0)
+        self.lastExit = lastExit
+        self.command = command
+    }
+}
+
+/// The `scene.status` result: {instance, process}, `process` null for a virtual or
+/// in-process instance.
+public struct StatusResult: Codable, Hashable, Sendable {
+    /// The instance.
+    public var instance: InstanceObject
+    /// Its process; nil (written null) when no process backs it.
+    public var process: ProcessStatus?
+    /// The result, with every member given.
+    public init(instance: InstanceObject, process: ProcessStatus?) {
+        self.instance = instance
+        self.process = process
+    }
+
+    private enum CodingKeys: String, CodingKey { case instance, process }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(instance, forKey: .instance)
+        if let process { try container.encode(process, forKey: .process) } else { try container.encodeNil(forKey: .process) }
+    }
+}

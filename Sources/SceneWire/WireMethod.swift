@@ -44,6 +44,8 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case linkOpen = "link.open"
     /// `auth.set`: turns link authentication on or off, replaying a pending link.
     case authSet = "auth.set"
+    /// `scene.status`: an instance and how its process is doing.
+    case sceneStatus = "scene.status"
     /// `state`: the registry's whole state.
     case state
     /// `subscribe`: starts, or replaces, the connection's event subscription.

@@ -120,6 +120,9 @@ enum Commands {
             "notify", "the same as call, as a notification: no answer",
             arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")]),
         control(
+            "status", "how instance ID is doing: its phase and path, and its process's pid, uptime, restarts, last exit, heartbeat",
+            arguments: [.required("ID")]),
+        control(
             "state", "print the scene tree",
             options: [.option("format", "tree|dot|mermaid", "the tree (the default), or a Graphviz or Mermaid graph", kind: .choice(["tree", "dot", "mermaid"]))]),
         control(

@@ -175,6 +175,29 @@ struct ScenectlTests {
         }
     }
 
+    @Test("status shows an instance's process — pid, uptime, restarts, how the last one ended — and state marks each process row")
+    func status() async throws {
+        try await withServe { _, path in
+            _ = try await scenectl(["open", "notes", "--socket", path])
+            let first = try await scenectl(["status", "notes-1", "--json", "--socket", path])
+            let process = try JSONParser.parse(first.out.trimmingCharacters(in: .whitespacesAndNewlines))["process"]
+            #expect(process?["stage"] == "connected")
+            #expect(process?["restarts"] == 0)
+            let pid = Int32(try #require(process?["pid"]?.intValue))
+            #expect(kill(pid, SIGKILL) == 0)
+            // Restarted by its policy: the new process shows the old one's end.
+            var shown = ""
+            let restarted = await eventually(.seconds(20)) {
+                shown = (try? await scenectl(["status", "notes-1", "--socket", path]))?.out ?? ""
+                return shown.contains("1 restart") && shown.contains("process: connected")
+            }
+            #expect(restarted, "\(shown)")
+            #expect(shown.contains("last exit: ended by signal 9"))
+            let state = try await scenectl(["state", "--socket", path])
+            #expect(state.out.contains("notes-1  active  focused  path: (root)  [pid "), "\(state.out)")
+        }
+    }
+
     @Test("not_open for an instance names the instances of its scene that are open now")
     func notOpenNamesOpenInstances() async throws {
         try await withServe { _, path in
@@ -228,7 +251,7 @@ struct ScenectlTests {
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
         "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
-        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "state", "watch", "ping", "shutdown", "completions",
+        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "status", "state", "watch", "ping", "shutdown", "completions",
     ]
 
     /// The command names of the usage's list of commands (its lines indented by two spaces).
@@ -450,16 +473,7 @@ struct ScenectlTests {
         }
     }
 
-    @Test("scenectl demo --verbose prints the whole scene tree after each step")
-    func demoVerbose() async throws {
-        let result = try await scenectl(["demo", "--verbose"])
-        #expect(result.code == 0, "\(result.err)")
-        let steps = result.out.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains(". ") }.count
-        #expect(steps > 5)
-        #expect(result.out.components(separatedBy: "globe  volume 0.6x0.6x0.6 m, single").count == steps + 1)
-    }
-
-    @Test("scenectl demo walks its tour, exits 0, and leaves no scene process behind")
+    @Test("scenectl demo walks its tour, exits 0, and leaves no scene process behind; --verbose prints the whole tree after each step")
     func demo() async throws {
         let result = try await scenectl(["demo"])
         #expect(result.code == 0, "\(result.err)")
@@ -480,6 +494,13 @@ struct ScenectlTests {
                 && isRunning(Int32(entry)!)
         }
         #expect(left.isEmpty, "demo scene processes left: \(left)")
+        // With --verbose, the whole tree after each step (run after the first: the check
+        // above counts every demo's processes).
+        let verbose = try await scenectl(["demo", "--verbose"])
+        #expect(verbose.code == 0, "\(verbose.err)")
+        let steps = verbose.out.split(separator: "\n").filter { $0.first?.isNumber == true && $0.contains(". ") }.count
+        #expect(steps > 5)
+        #expect(verbose.out.components(separatedBy: "globe  volume 0.6x0.6x0.6 m, single").count == steps + 1)
     }
 
     @Test("serve with SCENE_EXIT_WITH_PARENT=1 shuts down once the process that started it has ended")
