@@ -156,6 +156,10 @@ struct ScenectlTests {
             let params = try await scenectl(["route", "main", #"{"screen":"x"}"#, "--socket", path])
             #expect(params.code == 2)
             #expect(params.err.contains(#""main" is not an instance id"#), "\(params.err)")
+            _ = try await scenectl(["open", "main", "--socket", path])
+            let method = try await scenectl(["call", "main-1", "nosuch", "--socket", path])
+            #expect(method.code == 2)
+            #expect(method.err.contains("  method: nosuch"), "\(method.err)")
         }
     }
 
