@@ -4,6 +4,7 @@
 // them. Invariants: the decoder never yields more bytes than it was given, a payload
 // that parses as JSON prints to text that parses to the same value, and the relay's
 // byte-level reading of scene.call params agrees with the Decodable reading.
+import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSocket
@@ -61,6 +62,30 @@ func check(_ payload: UnsafeRawBufferPointer) {
     case .flowApply: _ = try? WireCodec.decode(FlowApplyParams.self, from: params)
     case .flowBatch: _ = try? WireCodec.decode(FlowBatchParams.self, from: params)
     case .flowTransaction: _ = try? WireCodec.decode(FlowTransactionParams.self, from: params)
+    case .flowReconcile:
+        if let request = try? WireCodec.decode(FlowReconcileParams.self, from: params) {
+            // Whatever the difference, its intents take a flow from one path to the other.
+            let current = Array(request.observed.reversed())
+            if FlowPlan.problem(in: current) == nil, FlowPlan.problem(in: request.observed) == nil {
+                var store = FlowStore<JSONValue>()
+                _ = store.send(.reset(current))
+                store.transaction(FlowReconciliation.intents(from: current, to: request.observed))
+                precondition(store.path == request.observed, "reconciling did not reach the observed path")
+            }
+        }
+    case .sceneProgram:
+        // A program reads step by step, or is refused with the step it stopped at.
+        if case .array(let steps)? = params?["steps"] {
+            do {
+                let program = try ProgramStep<JSONValue>.program(json: steps)
+                precondition(program.count == steps.count && ProgramStep.problem(in: program) == nil, "a program read wrong")
+            } catch {
+                precondition(error.step >= 0 && error.step < steps.count, "a program's error names no step")
+            }
+        }
+    case .scenePresent: _ = try? WireCodec.decode(PresentParams.self, from: params)
+    case .sceneFinish: _ = try? WireCodec.decode(FinishParams.self, from: params)
+    case .sceneStatus: _ = try? WireCodec.decode(StatusParams.self, from: params)
     case .linkOpen: _ = try? WireCodec.decode(LinkOpenParams.self, from: params)
     case .authSet: _ = try? WireCodec.decode(AuthSetParams.self, from: params)
     case .subscribe: _ = try? WireCodec.decode(SubscribeParams.self, from: params)
