@@ -32,6 +32,7 @@ def seeds(target):
         with open(os.path.join(ROOT, "Protocols/examples/demo.manifest.json"), "rb") as file:
             yield file.read()
         yield b'{"app":"a","scenes":[{"id":"w","kind":"window","launch":{"command":["x"],"env":{"A":"b"},"timeout":2},"restart":{"policy":"permanent","maxRestarts":1,"withinSeconds":5}}]}'
+        yield b'{"app":"a","links":{"origins":[{"scheme":"https","hosts":["h"]},{"scheme":"m","hostIsRoute":true}]},"scenes":[]}'
         yield b'{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"v","kind":"volume","size":[1,2,3],"instances":{"max":2},"links":[{"pattern":"/v/:n","value":"${n:int}","plan":[{"type":"sheet","route":{"n":"${n}"}}]}]}]}'
     elif target == "links":
         for v in vectors():
@@ -39,6 +40,10 @@ def seeds(target):
             if isinstance(url, str):
                 yield (url + "\n/viewer/:doc\n/notes/*rest\n/a/:x/c").encode()
         yield b"demo://demo.example/viewer/%2F..%2Fx?q=1&q=2\n/:a/:b\n/:c/:d"
+        # Custom-scheme links whose host is the route, in their three forms.
+        yield b"myapp://viewer/42\n/viewer/:doc"
+        yield b"myapp:///viewer/42?x=1\n/viewer/:doc"
+        yield b"myapp:viewer/42\n/viewer/:doc"
     elif target == "intents":
         for v in vectors():
             params = params_of(v)

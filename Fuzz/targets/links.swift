@@ -8,7 +8,11 @@ let demoRouter: LinkRouter<String> = try! LinkRouter(
     mappings: ["/viewer/:doc", "/theatre/:show", "/notes/*rest", "/a/b", "/a/:x/c"].map { pattern in
         LinkMapping(pattern) { parameters in "\(pattern) \(parameters)" }
     },
-    policy: LinkOriginPolicy(schemes: ["demo", "https"], hosts: ["demo.example"]))
+    policy: LinkOriginPolicy(origins: [
+        LinkOrigin(scheme: "demo", hosts: ["demo.example"]), LinkOrigin(scheme: "https", hosts: ["demo.example"]),
+        // A custom scheme whose host is the route's first segment.
+        LinkOrigin(scheme: "myapp"),
+    ]))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLinks(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -6,7 +6,8 @@ extension Manifest {
     public static let demoText = #"""
         {
           "app": "demo",
-          "links": {"schemes": ["demo", "https"], "hosts": ["demo.example"]},
+          "links": {"origins": [{"scheme": "demo", "hosts": ["demo.example"]}, {"scheme": "https", "hosts": ["demo.example"]},
+                                {"scheme": "demoapp"}]},
           "immersive": "reject",
           "scenes": [
             {"id": "main", "kind": "window", "instances": "single",

@@ -5,6 +5,8 @@ import SceneLinks
 /// Walks a manifest document, collecting every problem with its JSON path.
 struct ManifestReader {
     private(set) var problems: [ManifestProblem] = []
+    /// What loads but is better written otherwise (the older `links` form).
+    private(set) var notes: [ManifestProblem] = []
     /// The folder of the manifest's file, when it was read from one: a relative launch
     /// command path or working folder is resolved against it.
     var base: String?
@@ -58,17 +60,7 @@ struct ManifestReader {
         }
         checkKeys(root, at: "", allowed: ["app", "links", "immersive", "scenes"])
         let app = string(root["app"], at: "app", required: true) ?? ""
-        var schemes: [String] = []
-        var hosts: [String] = []
-        if let links = root["links"] {
-            if case .object(let members) = links {
-                checkKeys(members, at: "links", allowed: ["schemes", "hosts"])
-                schemes = strings(members["schemes"], at: "links.schemes")
-                hosts = strings(members["hosts"], at: "links.hosts")
-            } else {
-                report("links", "must be an object {\"schemes\": [...], \"hosts\": [...]}")
-            }
-        }
+        let origins = readOrigins(root["links"])
         var immersive = ImmersivePolicy.reject
         if let value = root["immersive"] {
             if case .string(let text) = value, let policy = ImmersivePolicy(rawValue: text) {
@@ -105,11 +97,10 @@ struct ManifestReader {
         for diagnostic in matcher.diagnostics where !diagnostic.isError {
             report("\(patterns[diagnostic.index].path).pattern", diagnosticMessage(diagnostic, patterns))
         }
-        if !patterns.isEmpty, schemes.isEmpty || hosts.isEmpty {
-            report("links", "scenes declare links, but no scheme or no host is allowed, so every link would be refused")
+        if !patterns.isEmpty, origins.isEmpty || origins.allSatisfy({ $0.hosts?.isEmpty == true }) {
+            report("links", "scenes declare links, but no origin is allowed, so every link would be refused")
         }
-        return Parsed(
-            app: app, policy: LinkOriginPolicy(schemes: schemes, hosts: hosts), immersive: immersive, scenes: scenes)
+        return Parsed(app: app, policy: LinkOriginPolicy(origins: origins), immersive: immersive, scenes: scenes)
     }
 
     private func diagnosticMessage(_ diagnostic: LinkDiagnostic, _ patterns: [(path: String, pattern: String)]) -> String {
@@ -338,5 +329,59 @@ struct ManifestReader {
             }
         }
         return claims
+    }
+}
+
+extension ManifestReader {
+    /// `links`: `{"origins": [{"scheme", "hosts"?, "hostIsRoute"?}]}`, or the older
+    /// `{"schemes", "hosts"}` (every pair of the two lists), which loads with a note saying
+    /// how to write it as origins.
+    mutating func readOrigins(_ value: JSONValue?) -> [LinkOrigin] {
+        guard let value else { return [] }
+        guard case .object(let members) = value else {
+            report("links", "must be an object {\"origins\": [{\"scheme\", \"hosts\"?, \"hostIsRoute\"?}]}")
+            return []
+        }
+        if members["origins"] == nil, members["schemes"] != nil || members["hosts"] != nil {
+            checkKeys(members, at: "links", allowed: ["schemes", "hosts"])
+            let schemes = strings(members["schemes"], at: "links.schemes")
+            let hosts = strings(members["hosts"], at: "links.hosts")
+            let rules = schemes.map { scheme -> JSONValue in
+                ["scheme": .string(scheme), "hosts": .array(hosts.map(JSONValue.string))]
+            }
+            notes.append(ManifestProblem(
+                path: "links",
+                message: "{\"schemes\", \"hosts\"} allows every scheme with every host; as origins: {\"origins\": \(JSONValue.array(rules))}"))
+            return LinkOriginPolicy(schemes: schemes, hosts: hosts).origins
+        }
+        checkKeys(members, at: "links", allowed: ["origins"])
+        guard case .array(let items)? = members["origins"] else {
+            report("links.origins", "must be an array of origins {\"scheme\", \"hosts\"?, \"hostIsRoute\"?}")
+            return []
+        }
+        var origins: [LinkOrigin] = []
+        for (index, item) in items.enumerated() {
+            let path = "links.origins[\(index)]"
+            guard case .object(let rule) = item else {
+                report(path, "an origin must be an object {\"scheme\", \"hosts\"?, \"hostIsRoute\"?}")
+                continue
+            }
+            checkKeys(rule, at: path, allowed: ["scheme", "hosts", "hostIsRoute"])
+            guard let scheme = string(rule["scheme"], at: "\(path).scheme", required: true) else { continue }
+            let valid = scheme.first?.isLetter == true
+                && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            if !valid { report("\(path).scheme", "\"\(scheme)\" is not a scheme (a letter, then letters, digits, \"+\", \"-\", \".\")") }
+            let hosts = rule["hosts"].map { strings($0, at: "\(path).hosts") }
+            var hostIsRoute: Bool?
+            if let flag = rule["hostIsRoute"] {
+                if case .bool(let value) = flag { hostIsRoute = value } else { report("\(path).hostIsRoute", "must be true or false") }
+            }
+            if LinkOrigin.isWeb(scheme) {
+                if hosts?.isEmpty ?? true { report("\(path).hosts", "a \(scheme.lowercased()) origin must list its hosts") }
+                if hostIsRoute == true { report("\(path).hostIsRoute", "a web link's host is never part of its route") }
+            }
+            origins.append(LinkOrigin(scheme: scheme, hosts: hosts, hostIsRoute: hostIsRoute))
+        }
+        return origins
     }
 }

@@ -8,7 +8,8 @@ public import SceneSync
 ///
 /// ```json
 /// {"app": "demo",
-///  "links": {"schemes": ["demo", "https"], "hosts": ["demo.example"]},
+///  "links": {"origins": [{"scheme": "demo", "hosts": ["demo.example"]}, {"scheme": "https", "hosts": ["demo.example"]},
+///                        {"scheme": "demoapp"}]},
 ///  "immersive": "reject",
 ///  "scenes": [{"id": "main", "kind": "window", "instances": "single"}, …]}
 /// ```
@@ -26,6 +27,9 @@ public struct Manifest: Sendable {
     public let scenes: [SceneDeclaration<JSONValue>]
     /// The document the manifest was loaded from.
     public let json: JSONValue
+    /// What loads but is better written otherwise, with its JSON path (the older `links`
+    /// form, and how to write it as origins).
+    public let notes: [ManifestProblem]
 
     /// Loads a manifest from JSON text; `folder` is where a relative launch command path
     /// or working folder is resolved (the manifest file's folder).
@@ -73,6 +77,7 @@ public struct Manifest: Sendable {
         guard reader.problems.isEmpty, let parsed else { throw ManifestError(problems: reader.problems) }
         self.app = parsed.app
         self.linkPolicy = parsed.policy
+        self.notes = reader.notes
         self.immersive = parsed.immersive
         self.scenes = parsed.scenes
         self.json = json

@@ -1,39 +1,86 @@
-/// Which origins a link may come from: an allowlist of schemes and one of hosts.
+/// One origin links may come from: a scheme, the hosts it allows, and whether the host is
+/// the first segment of the route.
 ///
-/// - Fail closed: an empty list allows nothing.
-/// - The lists are independent: any listed scheme with any listed host.
-/// - Both compare case-insensitively (they are stored lowercased).
-/// - Custom schemes (`demo://demo.example/…`) and universal links
-///   (`https://demo.example/…`) are checked the same way.
+/// - `https://app.example/profile/7`: a web origin lists its hosts; the route is the path.
+/// - `myapp://profile/7`: a custom scheme without hosts allows any host (or none) and, by
+///   default, reads the host as the route's first segment, so this link, `myapp:///profile/7`
+///   and `myapp:profile/7` all route as `/profile/7`.
+public struct LinkOrigin: Hashable, Sendable {
+    /// The scheme, lowercased.
+    public let scheme: String
+    /// The allowed hosts, lowercased; nil allows any host, or none.
+    public let hosts: Set<String>?
+    /// Whether a link's host is the first segment of its route.
+    public let hostIsRoute: Bool
+
+    /// Whether `scheme` is a web scheme (`http`, `https`), whose links always name a
+    /// listed host.
+    public static func isWeb(_ scheme: String) -> Bool {
+        let lowered = scheme.lowercased()
+        return lowered == "http" || lowered == "https"
+    }
+
+    /// An origin; `hostIsRoute` defaults to true for a custom scheme without hosts, false
+    /// otherwise.
+    public init(scheme: String, hosts: [String]? = nil, hostIsRoute: Bool? = nil) {
+        self.scheme = scheme.lowercased()
+        self.hosts = hosts.map { Set($0.map { $0.lowercased() }) }
+        self.hostIsRoute = hostIsRoute ?? (hosts == nil && !Self.isWeb(scheme))
+    }
+
+    /// Whether this origin allows `host` (lowercased; empty when the link has none).
+    func allows(host: String) -> Bool {
+        guard let hosts else { return true }
+        return hosts.contains(host)
+    }
+}
+
+/// Which origins links may come from: a list of ``LinkOrigin`` rules.
+///
+/// - Fail closed: no rule allows nothing.
+/// - A link is allowed when a rule of its scheme allows its host: `scheme_not_allowed`
+///   when no rule names the scheme, `host_not_allowed` when none of those allows the host.
+/// - Schemes and hosts compare case-insensitively (they are stored lowercased).
 public struct LinkOriginPolicy: Hashable, Sendable {
-    /// The allowed schemes, lowercased.
-    public let schemes: Set<String>
-    /// The allowed hosts, lowercased.
-    public let hosts: Set<String>
+    /// The rules, in order.
+    public let origins: [LinkOrigin]
 
-    // Allowlists are short: comparing a few strings is cheaper than hashing one.
-    private let schemeList: [String]
-    private let hostList: [String]
+    /// The schemes some rule allows.
+    public var schemes: Set<String> { Set(origins.map(\.scheme)) }
+    /// Every host some rule lists.
+    public var hosts: Set<String> { Set(origins.flatMap { $0.hosts ?? [] }) }
 
-    /// A policy allowing `schemes` with `hosts`.
+    /// A policy of `origins`.
+    public init(origins: [LinkOrigin]) {
+        self.origins = origins
+    }
+
+    /// The older form: every scheme of `schemes` with every host of `hosts` (no host as
+    /// route).
     public init(schemes: some Sequence<String>, hosts: some Sequence<String>) {
-        self.schemes = Set(schemes.map { $0.lowercased() })
-        self.hosts = Set(hosts.map { $0.lowercased() })
-        self.schemeList = self.schemes.sorted()
-        self.hostList = self.hosts.sorted()
+        let hosts = Array(hosts)
+        self.init(origins: Set(schemes.map { $0.lowercased() }).sorted().map { LinkOrigin(scheme: $0, hosts: hosts, hostIsRoute: false) })
     }
 
     /// The policy that allows nothing.
-    public static var closed: LinkOriginPolicy { LinkOriginPolicy(schemes: [], hosts: []) }
+    public static var closed: LinkOriginPolicy { LinkOriginPolicy(origins: []) }
 
     /// Why `url`'s origin is refused, or `nil` when it is allowed.
     public func check(_ url: LinkURL) -> LinkRejection? {
-        if !allows(url.scheme, in: schemeList, or: schemes) { return .schemeNotAllowed(url.scheme) }
-        if !allows(url.host, in: hostList, or: hosts) { return .hostNotAllowed(url.host) }
+        if case .failure(let rejection) = admit(url) { return rejection }
         return nil
     }
 
-    private func allows(_ value: String, in list: [String], or set: Set<String>) -> Bool {
-        list.count <= 8 ? list.contains(value) : set.contains(value)
+    /// `url` as its origin rule routes it — with its host as the first path segment when
+    /// the rule says so — or why it is refused.
+    public func admit(_ url: LinkURL) -> Result<LinkURL, LinkRejection> {
+        var schemeKnown = false
+        for origin in origins where origin.scheme == url.scheme {
+            schemeKnown = true
+            guard origin.allows(host: url.host) else { continue }
+            guard origin.hostIsRoute, !url.host.isEmpty else { return .success(url) }
+            return .success(LinkURL(scheme: url.scheme, host: url.host, segments: [url.host] + url.segments, queryItems: url.queryItems))
+        }
+        return .failure(schemeKnown ? .hostNotAllowed(url.host) : .schemeNotAllowed(url.scheme))
     }
 }

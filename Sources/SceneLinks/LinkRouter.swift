@@ -77,16 +77,20 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     /// policy still applies.
     @inlinable
     public func evaluate(_ url: LinkURL) -> LinkEvaluation<Output> {
-        if let refused = policy.check(url) { return .rejected(refused) }
-        guard let found = matcher.match(url.segments) else { return .unhandled(url) }
-        let parameters = LinkParameters(path: found.items, query: url.queryItems, wildcard: found.wildcard)
+        let routed: LinkURL
+        switch policy.admit(url) {
+        case .failure(let refused): return .rejected(refused)
+        case .success(let admitted): routed = admitted
+        }
+        guard let found = matcher.match(routed.segments) else { return .unhandled(routed) }
+        let parameters = LinkParameters(path: found.items, query: routed.queryItems, wildcard: found.wildcard)
         switch mappings[found.index].output(for: parameters) {
         case .failure(let rejection):
             return .rejected(rejection)
         case .success(let output):
             return .matched(
                 LinkMatch(
-                    url: url, mapping: found.index, pattern: mappings[found.index].pattern,
+                    url: routed, mapping: found.index, pattern: mappings[found.index].pattern,
                     parameters: parameters, output: output,
                     requiresAuth: mappings[found.index].requiresAuth))
         }

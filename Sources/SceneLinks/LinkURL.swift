@@ -1,8 +1,11 @@
 /// A deep link, parsed and normalised by hand: `scheme://host/path?query#fragment`.
 ///
 /// Parsing rules:
-/// - The scheme is `ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")` and must be followed by
-///   `//` and a host. Scheme and host are lowercased.
+/// - The scheme is `ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")`, followed by `//` and a
+///   host (`scheme://host/path`). The host may be empty (`myapp:///profile/7`), and the
+///   `//` may be left out altogether (`myapp:profile/7`): then there is no host, only a
+///   path. Whether a link without a host is allowed is the origin policy's call (a web
+///   link never is). Scheme and host are lowercased.
 /// - The host is ASCII letters, digits, `-`, `.` and `_`. User-info (`user@`) or a port
 ///   (`:8080`) is refused as a non-canonical origin.
 /// - The path is split on literal `/` only, then each segment is percent-decoded once,
@@ -94,10 +97,14 @@ struct URLParser {
         guard let scheme = parseScheme() else {
             throw .malformedURL("missing or invalid scheme")
         }
-        guard consume("/"), consume("/") else {
-            throw .malformedURL("expected \"//\" and a host after \"\(scheme):\"")
+        // `scheme://host…`, `scheme:///path` (an empty host) or `scheme:path` (no authority).
+        let host: String
+        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
+            index += 2
+            host = try parseHost()
+        } else {
+            host = ""
         }
-        let host = try parseHost()
         guard index <= census.queryStart else {
             // A "?" or "#" inside the authority: the host parser stopped before it.
             throw .malformedURL("invalid authority")
@@ -152,7 +159,6 @@ struct URLParser {
             index += 1
         }
         // User-info and ports are reported first: they are the more specific refusal.
-        if start == index { throw .malformedURL("missing host") }
         if !valid { throw .malformedURL("invalid character in host") }
         return lowercased(start..<index)
     }

@@ -107,7 +107,12 @@ enum Commands {
         control(
             "finish", "end presented instance ID with a result; whoever presented it gets it",
             arguments: [.required("ID"), .required("RESULT-JSON")]),
-        control("link", "open a deep link", arguments: [.required("URL")]),
+        control(
+            "link", "open a deep link (--start: start a coordinator first when none answers)", arguments: [.required("URL")],
+            options: [
+                .flag("start", "when no coordinator answers, start one (detached) and then open the link"),
+                .option("manifest", "FILE", "the manifest to start it with (default: the one desktop install recorded)", kind: .file),
+            ]),
         control("auth", "sign in (replaying a pending link) or out", arguments: [.required("on|off", .choice(["on", "off"]))]),
         control(
             "call", "call a method of a scene process (ID: an instance, or a scene for its most recently focused instance)",
@@ -134,6 +139,22 @@ enum Commands {
             ]),
         control("ping", "check that the coordinator answers"),
         control("shutdown", "stop the coordinator"),
+        CommandSpec(
+            "desktop", "register scenectl with the desktop as the handler of a manifest's custom link schemes",
+            arguments: [.required("install|uninstall|status", .choice(["install", "uninstall", "status"]))],
+            options: [
+                .option("manifest", "FILE", "the manifest whose custom schemes to register (install)", kind: .file),
+                .option("socket", "PATH", "the socket the links go to (default: the manifest's app's default socket)", kind: .file),
+            ],
+            details: """
+                install writes a .desktop entry per custom scheme of the manifest's links.origins \
+                (MimeType=x-scheme-handler/SCHEME;, NoDisplay=true, Exec= this scenectl's link --start --socket … %u) \
+                in $XDG_DATA_HOME/applications, and makes it the scheme's default handler in \
+                $XDG_CONFIG_HOME/mimeapps.list (through xdg-mime when it is installed). xdg-open of such a link \
+                then opens it in the coordinator, starting one on the socket when none answers. uninstall removes \
+                exactly what install added; status shows it.
+                """,
+            run: { try await Desktop.run($0) }),
         CommandSpec(
             "completions", "print a completion script for bash, zsh or fish",
             arguments: [.required("SHELL", .choice(Completions.shells))],

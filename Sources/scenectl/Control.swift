@@ -12,6 +12,12 @@ enum Control {
         let request = try Request(command, arguments)
         let asJSON = arguments.flag("json")
         let socket = socketChoice(arguments)
+        if command == "link", arguments.flag("start") {
+            if case .failure(let problem) = await Activation.ensureCoordinator(socket: socket.path, manifest: arguments.option("manifest")) {
+                standardError("scenectl: \(problem)")
+                return .cannotConnect
+            }
+        }
         let connection: SceneConnection
         do {
             connection = try await SceneConnection.connect(path: socket.path, client: "scenectl/\(command)")

@@ -193,6 +193,7 @@ enum Check {
         do {
             let manifest = try Manifest.load(contentsOf: URL(fileURLWithPath: file))
             print("\(file): app \(manifest.app), \(manifest.scenes.count) scene\(manifest.scenes.count == 1 ? "" : "s"), no problems")
+            for note in manifest.notes { print("\(file): note: \(note)") }
             return .success
         } catch {
             for problem in error.problems { print("\(file): \(problem)") }

@@ -255,7 +255,7 @@ struct ScenectlTests {
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
         "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
-        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "status", "state", "watch", "ping", "shutdown", "completions",
+        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "status", "state", "watch", "ping", "shutdown", "desktop", "completions",
     ]
 
     /// The command names of the usage's list of commands (its lines indented by two spaces).
@@ -419,6 +419,17 @@ struct ScenectlTests {
         let good = folder.file("good.json")
         try #"{"app":"a","scenes":[{"id":"w","kind":"window"}]}"#.write(toFile: good, atomically: true, encoding: .utf8)
         #expect(try await scenectl(["check", good]).code == 0)
+        }
+    }
+
+    @Test("check loads the older links form, and notes how to write it as origins")
+    func checkNotesOlderLinks() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.file("old.json")
+            try Data(#"{"app": "a", "links": {"schemes": ["d"], "hosts": ["h"]}, "scenes": []}"#.utf8).write(to: URL(fileURLWithPath: file))
+            let result = try await scenectl(["check", file])
+            #expect(result.code == 0)
+            #expect(result.out.contains(#"note: links: {"schemes", "hosts"} allows every scheme with every host; as origins: {"origins": [{"hosts":["h"],"scheme":"d"}]}"#), "\(result.out)")
         }
     }
 

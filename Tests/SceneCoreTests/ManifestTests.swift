@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import SceneFlow
+import SceneLinks
 import Testing
 
 func problems(_ text: String) -> [String] {
@@ -29,7 +30,7 @@ struct ManifestTests {
         #expect(manifest.scenes.map(\.instances) == [.single, .perValue, .multiple(max: 3), .single, .single, .single])
         #expect(manifest.scenes[3].kind == .volume(size: VolumeSize(width: 0.6, height: 0.6, depth: 0.6)))
         #expect(manifest.scenes[4].kind == .immersive(style: .full))
-        #expect(manifest.linkPolicy.schemes == ["demo", "https"])
+        #expect(manifest.linkPolicy.schemes == ["demo", "demoapp", "https"])
     }
 
     @Test("defaults: windows and volumes are multiple, immersive spaces single and mixed")
@@ -64,7 +65,7 @@ struct ManifestTests {
         (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/a/*r/b"}]}]}"#, #"scenes[0].links[0].pattern: wildcard "*r" must be the last segment"#),
         (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v/:doc","value":"${id}"}]}]}"#, #"scenes[0].links[0].value: placeholder "${id}" names no parameter of the pattern (it has: doc)"#),
         (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","instances":"perValue","links":[{"pattern":"/v/:doc"}]}]}"#, #"scenes[0].links[0]: scene "w" opens one instance per value: the link needs a "value""#),
-        (#"{"app":"a","scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v"}]}]}"#, "links: scenes declare links, but no scheme or no host is allowed, so every link would be refused"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v"}]}]}"#, "links: scenes declare links, but no origin is allowed, so every link would be refused"),
         (#"{"app":"a","links":{"schemes":["d"],"hosts":["h"]},"scenes":[{"id":"w","kind":"window","links":[{"pattern":"/v/:a"}]},{"id":"x","kind":"window","links":[{"pattern":"/v/:a"}]}]}"#, #"scenes[1].links[0].pattern: pattern "/v/:a" duplicates the one at scenes[0].links[0]"#),
         (#"{"app":"a","scenes":[{"id":"w w","kind":"window"}]}"#, #"scenes[0].id: "w w" must use only ASCII letters, digits, "_", "." and "-""#),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","size":[1,1,1]}]}"#, "scenes[0].size: only a volume has a size"),
@@ -116,5 +117,41 @@ struct ManifestLaunchPathTests {
         #expect(launches["path"]??.command == ["python3", "scene.py"])
         #expect(launches["path"]??.workingDirectory == "/srv")
         #expect(launches["absolute"]??.command == ["/usr/bin/env", "true"])
+    }
+}
+
+@Suite("Link origins in a manifest")
+struct ManifestOriginTests {
+    @Test("an origin's mistakes are reported with their JSON path", arguments: [
+        (#"{"scheme": "https"}"#, "links.origins[0].hosts: a https origin must list its hosts"),
+        (#"{"scheme": "https", "hosts": ["a.example"], "hostIsRoute": true}"#, "links.origins[0].hostIsRoute: a web link's host is never part of its route"),
+        (#"{"scheme": "1x"}"#, #"links.origins[0].scheme: "1x" is not a scheme"#),
+        (#"{"scheme": "myapp", "hostIsRoute": "yes"}"#, "links.origins[0].hostIsRoute: must be true or false"),
+        (#"{"scheme": "myapp", "port": 1}"#, "links.origins[0].port: unknown key"),
+    ])
+    func mistakes(origin: String, message: String) {
+        let found = problems(#"{"app": "a", "links": {"origins": [\#(origin)]}, "scenes": []}"#)
+        #expect(found.contains { $0.hasPrefix(message) }, "\(found)")
+    }
+
+    @Test("the older {schemes, hosts} form loads, with a note that writes it as origins")
+    func olderFormNote() throws {
+        let manifest = try Manifest.load(from: Data(#"{"app": "a", "links": {"schemes": ["d"], "hosts": ["h"]}, "scenes": []}"#.utf8))
+        #expect(manifest.linkPolicy == LinkOriginPolicy(schemes: ["d"], hosts: ["h"]))
+        #expect(manifest.notes.map(\.description) == [
+            #"links: {"schemes", "hosts"} allows every scheme with every host; as origins: {"origins": [{"hosts":["h"],"scheme":"d"}]}"#,
+        ])
+    }
+
+    @Test("the demo's custom scheme routes by its host: demoapp://viewer/42 lands as demo://demo.example/viewer/42 does")
+    func demoCustomScheme() async throws {
+        let registry = try SceneRegistry(manifest: .demo)
+        guard case .handled(let info, let opened) = await registry.openLink("demoapp://viewer/42") else {
+            Issue.record("demoapp://viewer/42 must be handled")
+            return
+        }
+        #expect(opened)
+        #expect(info.value == "42")
+        #expect(info.path == [.push(["screen": "page", "doc": "42"])])
     }
 }

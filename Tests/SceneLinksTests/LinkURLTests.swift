@@ -32,6 +32,10 @@ let parsingTable: [URLCase] = [
     URLCase(url: "https://demo.example/p#frag/ment?x=1", segments: ["p"]),
     URLCase(url: "https://demo.example/p?x=/a/b#f", segments: ["p"], query: ["x=/a/b"]),
     URLCase(url: "a+b.c-d://demo.example/x", segments: ["x"]),
+    // Without an authority, or with an empty host, there is only a path.
+    URLCase(url: "demo:viewer/42", segments: ["viewer", "42"]),
+    URLCase(url: "demo:/viewer/42", segments: ["viewer", "42"]),
+    URLCase(url: "demo:///viewer/42", segments: ["viewer", "42"]),
 ]
 
 let malformedTable: [(String, String)] = [
@@ -40,12 +44,9 @@ let malformedTable: [(String, String)] = [
     ("https://demo.example:443/a", "non_canonical_origin"),
     ("https://demo.example:/a", "non_canonical_origin"),
     ("https://[::1]/a", "non_canonical_origin"),
-    ("demo:viewer/42", "malformed_url"),
-    ("demo:/viewer/42", "malformed_url"),
     ("://demo.example/a", "malformed_url"),
     ("1demo://demo.example/a", "malformed_url"),
     ("de mo://demo.example/a", "malformed_url"),
-    ("https:///a", "malformed_url"),
     ("https://demo.example/a b", "malformed_url"),
     ("https://demo.example/%zz", "malformed_url"),
     ("https://demo.example/%4", "malformed_url"),
@@ -172,5 +173,67 @@ struct LinkOriginPolicyTests {
         let url = try LinkURL(parsing: "demo://demo.example/a")
         #expect(LinkOriginPolicy.closed.check(url) == .schemeNotAllowed("demo"))
         #expect(LinkOriginPolicy(schemes: ["demo"], hosts: []).check(url) == .hostNotAllowed("demo.example"))
+    }
+}
+
+@Suite("Origin rules")
+struct LinkOriginRuleTests {
+    /// Universal links on one host, and a custom scheme whose host is the route.
+    let policy = LinkOriginPolicy(origins: [LinkOrigin(scheme: "https", hosts: ["app.example"]), LinkOrigin(scheme: "myapp")])
+
+    @Test("a custom scheme without hosts reads the host as the route's first segment, in all three forms", arguments: [
+        "myapp://profile/7", "myapp:///profile/7", "myapp:profile/7", "MYAPP://Profile/7",
+    ])
+    func hostIsRoute(url: String) throws {
+        let admitted = try policy.admit(try LinkURL(parsing: url)).get()
+        #expect(admitted.path.lowercased() == "/profile/7")
+    }
+
+    @Test("a web origin routes by its path, and allows only its listed hosts")
+    func webOrigin() throws {
+        #expect(try policy.admit(try LinkURL(parsing: "https://app.example/profile/7")).get().path == "/profile/7")
+        #expect(policy.check(try LinkURL(parsing: "https://profile/7")) == .hostNotAllowed("profile"))
+        #expect(policy.check(try LinkURL(parsing: "https:///profile/7")) == .hostNotAllowed(""))
+        #expect(policy.check(try LinkURL(parsing: "ftp://app.example/a")) == .schemeNotAllowed("ftp"))
+    }
+
+    @Test("rules are kept apart: the custom scheme's any-host does not open https to other hosts, nor the reverse")
+    func rulesApart() throws {
+        #expect(policy.check(try LinkURL(parsing: "https://elsewhere.example/a")) == .hostNotAllowed("elsewhere.example"))
+        #expect(policy.check(try LinkURL(parsing: "myapp://app.example/a")) == nil)
+    }
+
+    @Test("a custom scheme with hostIsRoute false routes by its path")
+    func hostNotRoute() throws {
+        let plain = LinkOriginPolicy(origins: [LinkOrigin(scheme: "myapp", hostIsRoute: false)])
+        #expect(try plain.admit(try LinkURL(parsing: "myapp://profile/7")).get().path == "/7")
+    }
+
+    @Test("the older form is every scheme with every host, the host never the route")
+    func olderForm() throws {
+        let older = LinkOriginPolicy(schemes: ["demo", "https"], hosts: ["a.example", "b.example"])
+        let rules = LinkOriginPolicy(origins: [
+            LinkOrigin(scheme: "demo", hosts: ["a.example", "b.example"], hostIsRoute: false),
+            LinkOrigin(scheme: "https", hosts: ["a.example", "b.example"], hostIsRoute: false),
+        ])
+        for url in ["demo://a.example/x", "https://b.example/y", "demo://c.example/x", "ftp://a.example/x", "demo:x"] {
+            let parsed = try LinkURL(parsing: url)
+            #expect(older.admit(parsed) == rules.admit(parsed), "\(url)")
+        }
+    }
+
+    @Test("a router with a host-as-route origin matches /profile/:id from myapp://profile/7")
+    func routerMatches() throws {
+        var router = try LinkRouter(mappings: [LinkMapping("/profile/:id") { try $0.int("id") }], policy: policy)
+        guard case .handled(let match) = router.open("myapp://profile/7") else {
+            Issue.record("myapp://profile/7 must be handled")
+            return
+        }
+        #expect(match.output == 7)
+        guard case .unhandled(let url) = router.open("myapp://settings") else {
+            Issue.record("myapp://settings matches no pattern")
+            return
+        }
+        #expect(url.path == "/settings")
     }
 }
