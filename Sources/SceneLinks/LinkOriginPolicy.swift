@@ -12,6 +12,8 @@ public struct LinkOrigin: Hashable, Sendable {
     public let hosts: Set<String>?
     /// Whether a link's host is the first segment of its route.
     public let hostIsRoute: Bool
+    // Host lists are short: comparing a few strings is cheaper than hashing one.
+    private let hostList: [String]?
 
     /// Whether `scheme` is a web scheme (`http`, `https`), whose links always name a
     /// listed host.
@@ -26,11 +28,13 @@ public struct LinkOrigin: Hashable, Sendable {
         self.scheme = scheme.lowercased()
         self.hosts = hosts.map { Set($0.map { $0.lowercased() }) }
         self.hostIsRoute = hostIsRoute ?? (hosts == nil && !Self.isWeb(scheme))
+        self.hostList = self.hosts.flatMap { $0.count <= 8 ? $0.sorted() : nil }
     }
 
     /// Whether this origin allows `host` (lowercased; empty when the link has none).
     func allows(host: String) -> Bool {
         guard let hosts else { return true }
+        if let hostList { return hostList.contains(host) }
         return hosts.contains(host)
     }
 }
@@ -67,20 +71,46 @@ public struct LinkOriginPolicy: Hashable, Sendable {
 
     /// Why `url`'s origin is refused, or `nil` when it is allowed.
     public func check(_ url: LinkURL) -> LinkRejection? {
-        if case .failure(let rejection) = admit(url) { return rejection }
+        if case .refused(let rejection) = admission(url) { return rejection }
         return nil
     }
 
     /// `url` as its origin rule routes it — with its host as the first path segment when
     /// the rule says so — or why it is refused.
     public func admit(_ url: LinkURL) -> Result<LinkURL, LinkRejection> {
+        switch admission(url) {
+        case .path: return .success(url)
+        case .hostAndPath: return .success(url.withHostAsRoute)
+        case .refused(let rejection): return .failure(rejection)
+        }
+    }
+
+    /// How `url`'s origin rule routes it, without making a new URL: by its path, by its
+    /// host and path, or not at all.
+    public func admission(_ url: LinkURL) -> LinkAdmission {
         var schemeKnown = false
         for origin in origins where origin.scheme == url.scheme {
             schemeKnown = true
             guard origin.allows(host: url.host) else { continue }
-            guard origin.hostIsRoute, !url.host.isEmpty else { return .success(url) }
-            return .success(LinkURL(scheme: url.scheme, host: url.host, segments: [url.host] + url.segments, queryItems: url.queryItems))
+            return origin.hostIsRoute && !url.host.isEmpty ? .hostAndPath : .path
         }
-        return .failure(schemeKnown ? .hostNotAllowed(url.host) : .schemeNotAllowed(url.scheme))
+        return .refused(schemeKnown ? .hostNotAllowed(url.host) : .schemeNotAllowed(url.scheme))
+    }
+}
+
+/// How an origin rule routes a link (see ``LinkOriginPolicy/admission(_:)``).
+public enum LinkAdmission: Hashable, Sendable {
+    /// Allowed; its route is its path.
+    case path
+    /// Allowed; its route is its host, then its path.
+    case hostAndPath
+    /// Refused, for this reason.
+    case refused(LinkRejection)
+}
+
+extension LinkURL {
+    /// The same link with its host as the first segment of its path.
+    public var withHostAsRoute: LinkURL {
+        LinkURL(scheme: scheme, host: host, segments: [host] + segments, queryItems: queryItems)
     }
 }

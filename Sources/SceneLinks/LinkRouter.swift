@@ -65,23 +65,30 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     /// What `url` would do, regardless of authentication.
     @inlinable
     public func evaluate(_ url: String) -> LinkEvaluation<Output> {
-        switch parse(url) {
-        case .failure(let rejection):
-            return .rejected(rejection)
-        case .success(let parsed):
-            return evaluate(parsed)
+        // Parsed only: the origin policy is checked once, by the evaluation of the parsed URL.
+        let parsed: LinkURL
+        do {
+            parsed = try LinkURL(parsing: url, limits: limits)
+        } catch {
+            return .rejected(error)
         }
+        return evaluate(parsed)
     }
 
     /// What an already parsed URL would do, regardless of authentication. The origin
     /// policy still applies.
     @inlinable
     public func evaluate(_ url: LinkURL) -> LinkEvaluation<Output> {
-        let routed: LinkURL
-        switch policy.admit(url) {
-        case .failure(let refused): return .rejected(refused)
-        case .success(let admitted): routed = admitted
+        switch policy.admission(url) {
+        case .refused(let refused): return .rejected(refused)
+        case .path: return route(url)
+        case .hostAndPath: return route(url.withHostAsRoute)
         }
+    }
+
+    /// A URL its origin allowed, matched by its path.
+    @inlinable
+    func route(_ routed: LinkURL) -> LinkEvaluation<Output> {
         guard let found = matcher.match(routed.segments) else { return .unhandled(routed) }
         let parameters = LinkParameters(path: found.items, query: routed.queryItems, wildcard: found.wildcard)
         switch mappings[found.index].output(for: parameters) {
