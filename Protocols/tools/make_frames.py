@@ -291,6 +291,11 @@ refused("flow.reconcile: an observed path with two modals is invalid_plan", 36, 
          "policy": "adopt"}, -32000, "invalid_plan", setup=OPEN_MAIN)
 ok("link.open: demo://demo.example/viewer/42 opens viewer-1", 35, "link.open", {"url": "demo://demo.example/viewer/42"})
 ok("link.open: https universal link", 36, "link.open", {"url": "https://demo.example/viewer/7"})
+ok("link.open: a custom scheme whose host is the route: demoapp://viewer/42", 36, "link.open",
+   {"url": "demoapp://viewer/42"})
+ok("link.open: the same without an authority: demoapp:viewer/42", 36, "link.open", {"url": "demoapp:viewer/42"})
+refused("link.open: a web link without a host is link_rejected (host_not_allowed)", 36, "link.open",
+        {"url": "https:///viewer/42"}, -32000, "link_rejected")
 ok("link.open: a link whose mapping runs a program opens two viewers side by side", 36, "link.open",
    {"url": "demo://demo.example/compare/7/9"})
 ok("link.open: a link that requires auth is pending", 37, "link.open", {"url": "demo://demo.example/theatre/opera"})
