@@ -24,9 +24,12 @@ extension Supervisor {
     /// is alive.
     func ping(_ entry: Supervised, generation: Int) {
         guard let session = entry.session else { return }
-        session.request(SceneMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] _ in
+        session.request(SceneMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] answer in
             guard self.isCurrent(entry) else { return }
-            entry.lastAnswer = self.now
+            // The connection's own end is no answer from the scene.
+            let closed: Bool
+            if case .failure(let error) = answer { closed = error.reason == WireReason.notConnected } else { closed = false }
+            if !closed { entry.lastAnswer = self.now }
             entry.slot.pingAnswered(generation: generation)
         }
     }

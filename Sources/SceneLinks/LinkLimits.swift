@@ -74,8 +74,16 @@ public struct LinkLimits: Hashable, Sendable {
             forbidden = late
         }
         // The path starts after "scheme://authority": its segments are the slashes after
-        // the first two.
-        census.segments = max(0, slashes - 2)
+        // the first two. Without an authority ("scheme:a/b") every slash counts, and the
+        // first segment needs none.
+        let colon = bytes.prefix(min(bytes.count, 64)).firstIndex(of: UInt8(ascii: ":")) ?? -1
+        let authority = colon >= 0 && colon + 2 < bytes.count && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
+        if authority {
+            census.segments = max(0, slashes - 2)
+        } else {
+            let startsWithSlash = colon >= 0 && colon + 1 < bytes.count && bytes[colon + 1] == UInt8(ascii: "/")
+            census.segments = slashes + (startsWithSlash ? 0 : 1)
+        }
         census.queryItems = queryStart < 0 ? 0 : ampersands + 1
         census.queryStart = queryStart < 0 ? fragmentStart : queryStart
         census.fragmentStart = fragmentStart

@@ -91,8 +91,13 @@ public struct LinkOriginPolicy: Hashable, Sendable {
         var schemeKnown = false
         for origin in origins where origin.scheme == url.scheme {
             schemeKnown = true
-            guard origin.allows(host: url.host) else { continue }
-            return origin.hostIsRoute && !url.host.isEmpty ? .hostAndPath : .path
+            // A web link always names a host, whatever a rule built in code says.
+            guard origin.allows(host: url.host), !(url.host.isEmpty && LinkOrigin.isWeb(url.scheme)) else { continue }
+            guard origin.hostIsRoute, !url.host.isEmpty else { return .path }
+            // As a route segment the host is a segment like any other: dot segments were
+            // removed from the path, and are not let back in through the host.
+            if url.host == "." || url.host == ".." { return .refused(.malformedURL("a host that is a route segment cannot be \"\(url.host)\"")) }
+            return .hostAndPath
         }
         return .refused(schemeKnown ? .hostNotAllowed(url.host) : .schemeNotAllowed(url.scheme))
     }

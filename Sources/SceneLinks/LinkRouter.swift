@@ -80,15 +80,24 @@ public struct LinkRouter<Output: Sendable>: Sendable {
     @inlinable
     public func evaluate(_ url: LinkURL) -> LinkEvaluation<Output> {
         switch policy.admission(url) {
-        case .refused(let refused): return .rejected(refused)
-        case .path: return route(url)
-        case .hostAndPath: return route(url.withHostAsRoute)
+        case .refused(let refused):
+            return .rejected(refused)
+        case .path:
+            return route(url, as: url)
+        case .hostAndPath:
+            let routed = url.withHostAsRoute
+            // The host became a segment: the segment limit holds for the route too.
+            guard routed.segments.count <= limits.maxPathSegments else {
+                return .rejected(.inputLimitExceeded(.pathSegments, limit: limits.maxPathSegments, actual: routed.segments.count))
+            }
+            return route(url, as: routed)
         }
     }
 
-    /// A URL its origin allowed, matched by its path.
+    /// `url`, which its origin allowed, matched by `routed`'s path (its own, or its host
+    /// and path); a match keeps the URL as it came.
     @inlinable
-    func route(_ routed: LinkURL) -> LinkEvaluation<Output> {
+    func route(_ url: LinkURL, as routed: LinkURL) -> LinkEvaluation<Output> {
         guard let found = matcher.match(routed.segments) else { return .unhandled(routed) }
         let parameters = LinkParameters(path: found.items, query: routed.queryItems, wildcard: found.wildcard)
         switch mappings[found.index].output(for: parameters) {
@@ -97,7 +106,7 @@ public struct LinkRouter<Output: Sendable>: Sendable {
         case .success(let output):
             return .matched(
                 LinkMatch(
-                    url: routed, mapping: found.index, pattern: mappings[found.index].pattern,
+                    url: url, mapping: found.index, pattern: mappings[found.index].pattern,
                     parameters: parameters, output: output,
                     requiresAuth: mappings[found.index].requiresAuth))
         }

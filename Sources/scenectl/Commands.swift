@@ -194,7 +194,8 @@ enum Commands {
     static let notes = """
         The socket is --socket PATH, else $SCENE_SOCKET, else
         $XDG_RUNTIME_DIR/scenectl/APP.sock or /tmp/scenectl-UID/APP.sock (APP: --app, default demo).
-        --socket, --app, --json and -h/--help may come before the command or after it.
+        --socket, --app, --json and -h/--help may come before the command or after it (for the
+        commands that take them).
         --json prints a control command's answer as JSON, and its errors as {"error": {code, message,
         data}} on standard output; scenectl COMMAND --help describes a command.
         Exit codes: 0 success, 1 refused (the reason and its data are printed), 2 usage error (also

@@ -14,7 +14,12 @@ enum Control {
         let socket = socketChoice(arguments)
         if command == "link", arguments.flag("start") {
             if case .failure(let problem) = await Activation.ensureCoordinator(socket: socket.path, manifest: arguments.option("manifest")) {
-                standardError("scenectl: \(problem)")
+                if asJSON {
+                    let error = WireError(code: -32000, message: problem.description, data: ["reason": "cannot_start", "socket": .string(socket.path)])
+                    print(JSONValue.object(["error": error.json]).description)
+                } else {
+                    standardError("scenectl: \(problem)")
+                }
                 return .cannotConnect
             }
         }
@@ -354,7 +359,8 @@ struct Request {
     private func withProcesses(_ tree: String, of ids: [String], on connection: SceneConnection) async throws(ClientError) -> String {
         var notes: [String: String] = [:]
         for id in ids.prefix(200) {
-            guard let process = try await connection.status(id).process else { continue }
+            // One that closed since the state was taken has no row to mark.
+            guard let process = try? await connection.status(id).process else { continue }
             let running = process.pid.map { "pid \($0)" } ?? process.stage
             notes[id] = "  [\(running), restarts \(process.restarts)]"
         }

@@ -19,7 +19,8 @@ private func servers(on socket: String) -> [Int32] {
 /// the environment that points scenectl at them.
 private struct DesktopHome {
     let folder: TemporaryFolder
-    var socket: String { folder.file("run/links.sock") }
+    /// A socket whose path needs quoting in an Exec line: a space and a percent sign.
+    var socket: String { folder.file("run dir%/links.sock") }
     var manifest: String { folder.file("links.json") }
     var environment: [String: String] {
         ["XDG_DATA_HOME": folder.file("data"), "XDG_CONFIG_HOME": folder.file("config"), "HOME": folder.path]
@@ -37,15 +38,69 @@ private struct DesktopHome {
             """#
         try Data(manifest.utf8).write(to: URL(fileURLWithPath: self.manifest))
         try FileManager.default.createDirectory(atPath: folder.file("config"), withIntermediateDirectories: true)
-        // Someone else's default, which install and uninstall must leave alone.
-        try Data("[Default Applications]\ntext/html=browser.desktop\n".utf8).write(to: URL(fileURLWithPath: mimeapps))
+        // Someone else's defaults and associations, which install and uninstall must leave
+        // alone, and a previous handler of myapp, which uninstall gives back.
+        try Data("""
+            [Added Associations]
+            x-scheme-handler/myapp=other.desktop;
+
+            [Default Applications]
+            text/html=browser.desktop
+            x-scheme-handler/myapp=older.desktop
+
+            """.utf8).write(to: URL(fileURLWithPath: mimeapps))
     }
 
-    /// The entry's `Exec` line with `%u` replaced, as a desktop runs it.
+    /// The entry's `Exec` line as a desktop runs it (Desktop Entry specification: the
+    /// value's string escapes first, then quoting, then field codes), `%u` being `url`.
     func exec(_ url: String) throws -> [String] {
         let text = try String(contentsOfFile: entry, encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Exec=") })
-        return line.dropFirst("Exec=".count).split(separator: " ").map { $0 == "%u" ? url : String($0) }
+        var value = ""
+        var escaping = false
+        for character in line.dropFirst("Exec=".count) {
+            if escaping {
+                value.append(character == "s" ? " " : character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                value.append(character)
+            }
+        }
+        var arguments: [String] = []
+        var current = ""
+        var quoted = false
+        var backslash = false
+        var started = false
+        for character in value {
+            if quoted {
+                if backslash {
+                    current.append(character)
+                    backslash = false
+                } else if character == "\\" {
+                    backslash = true
+                } else if character == "\"" {
+                    quoted = false
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+                started = true
+            } else if character == " " {
+                if started { arguments.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(character)
+                started = true
+            }
+        }
+        if started { arguments.append(current) }
+        return arguments.map { argument in
+            argument == "%u" ? url : argument.replacingOccurrences(of: "%%", with: "%")
+        }
     }
 }
 
@@ -61,12 +116,15 @@ struct DesktopTests {
             #expect(entry.hasPrefix("[Desktop Entry]\n"))
             #expect(entry.contains("MimeType=x-scheme-handler/myapp;\n"))
             #expect(entry.contains("NoDisplay=true\n"))
-            #expect(entry.contains(" link --start --socket \(home.socket) %u\n"))
+            let exec = try home.exec("myapp://profile/1")
+            #expect(Array(exec.dropFirst()) == ["link", "--start", "--socket", home.socket, "--manifest", home.manifest, "myapp://profile/1"])
             // https is a web scheme: the browser keeps it.
             #expect(!FileManager.default.fileExists(atPath: folder.file("data/applications/scenectl-links-https.desktop")))
             let mimeapps = try String(contentsOfFile: home.mimeapps, encoding: .utf8)
-            #expect(mimeapps.contains("x-scheme-handler/myapp=scenectl-links-myapp.desktop"))
+            #expect(mimeapps.contains("[Default Applications]\nx-scheme-handler/myapp=scenectl-links-myapp.desktop\n"))
+            #expect(!mimeapps.contains("myapp=older.desktop"))
             #expect(mimeapps.contains("text/html=browser.desktop"))
+            #expect(mimeapps.contains("[Added Associations]\nx-scheme-handler/myapp=other.desktop;"))
             if FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate") {
                 let validate = try ChildProcess([home.entry], executable: "/usr/bin/desktop-file-validate")
                 defer { validate.kill() }
@@ -79,8 +137,11 @@ struct DesktopTests {
             #expect(uninstall.code == 0)
             #expect(!FileManager.default.fileExists(atPath: home.entry))
             let after = try String(contentsOfFile: home.mimeapps, encoding: .utf8)
-            #expect(!after.contains("x-scheme-handler/myapp"))
+            #expect(!after.contains("scenectl-links-myapp.desktop"))
+            // The handler install replaced is the default again; the rest is as it was.
+            #expect(after.contains("x-scheme-handler/myapp=older.desktop"))
             #expect(after.contains("text/html=browser.desktop"))
+            #expect(after.contains("[Added Associations]\nx-scheme-handler/myapp=other.desktop;"))
             #expect(try await scenectl(["desktop", "status"], environment: home.environment).out == "nothing registered\n")
         }
     }

@@ -203,6 +203,28 @@ struct LinkOriginRuleTests {
         #expect(policy.check(try LinkURL(parsing: "myapp://app.example/a")) == nil)
     }
 
+    @Test("a host that would be a dot segment of the route is refused; a web link needs a host whatever its rule says")
+    func hostGuards() throws {
+        #expect(policy.check(try LinkURL(parsing: "myapp://../x")) == .malformedURL(#"a host that is a route segment cannot be "..""#))
+        #expect(policy.check(try LinkURL(parsing: "myapp://./x")) != nil)
+        let lax = LinkOriginPolicy(origins: [LinkOrigin(scheme: "https")])
+        #expect(lax.check(try LinkURL(parsing: "https:profile/7")) == .hostNotAllowed(""))
+    }
+
+    @Test("the path-segment limit counts the segments of a link without an authority, and a host that is a route segment")
+    func segmentLimit() throws {
+        let limits = LinkLimits(maxURLLength: 2048, maxPathSegments: 2, maxQueryItems: 8)
+        #expect(throws: LinkRejection.inputLimitExceeded(.pathSegments, limit: 2, actual: 3)) {
+            try LinkURL(parsing: "myapp:a/b/c", limits: limits)
+        }
+        let router = try LinkRouter(mappings: [LinkMapping("/a/:b") { _ in 1 }], policy: policy, limits: limits)
+        guard case .rejected(let rejection) = router.evaluate("myapp://a/b/c") else {
+            Issue.record("three route segments must be over a limit of two")
+            return
+        }
+        #expect(rejection == .inputLimitExceeded(.pathSegments, limit: 2, actual: 3))
+    }
+
     @Test("a custom scheme with hostIsRoute false routes by its path")
     func hostNotRoute() throws {
         let plain = LinkOriginPolicy(origins: [LinkOrigin(scheme: "myapp", hostIsRoute: false)])
