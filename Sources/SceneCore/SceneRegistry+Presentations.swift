@@ -46,6 +46,9 @@ final class PresentationWait<R: Route>: Sendable {
         waiter?.resume(returning: answer)
     }
 
+    /// The answer, if there is one yet.
+    var answer: Answer? { state.withLock { $0.answer } }
+
     /// The answer, once there is one.
     func wait() async -> Answer {
         await withCheckedContinuation { continuation in
@@ -80,10 +83,56 @@ extension SceneRegistry {
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening else {
                 throw .notOpen(from.description)
             }
-            return chain(try openStep(scene, value: value)) { registry, opened in
-                registry.awaitResult(of: opened.instance.id, presentedFrom: from)
+            // The wait is registered before the instance opens: a finish that comes as soon
+            // as it is active (before this request's rest runs) finds it.
+            let target: InstanceID
+            switch book.resolveOpen(scene, value: value) {
+            case .failure(let reason): throw reason
+            case .success(.existing(let id)), .success(.new(let id, _)): target = id
+            }
+            let wait = PresentationWait<R>()
+            presentations[target, default: Presentation(from: from, waiters: [])].waiters.append(wait)
+            let opening: RegistryStep<R, OpenOutcome<R>>
+            do throws(RegistryRejection) {
+                opening = try openStep(scene, value: value)
+            } catch {
+                forget(wait, of: target)
+                throw error
+            }
+            switch opening {
+            case .done(let result):
+                return presentRest(after: result, wait: wait, target: target, from: from)
+            case .waiting(let opened):
+                return .waiting(RegistryWait { registry in
+                    await registry.finish(registry.presentRest(after: await opened.rest(registry), wait: wait, target: target, from: from))
+                })
             }
         }
+    }
+
+    /// What a presentation does once its open is over: the wait's answer when it has one
+    /// already (it finished, or its presenter went, as soon as it was active, or while it
+    /// was opening); else the open's refusal; else the wait.
+    private func presentRest(
+        after opened: Result<OpenOutcome<R>, RegistryRejection>, wait: PresentationWait<R>, target: InstanceID, from: InstanceID
+    ) -> RegistryStep<R, PresentOutcome<R>> {
+        if let answer = wait.answer {
+            forget(wait, of: target)
+            return .done(answer)
+        }
+        if case .failure(let reason) = opened {
+            forget(wait, of: target)
+            return .done(.failure(reason))
+        }
+        // The presenter went while the instance was opening: it goes too.
+        if instances[from] == nil { endPresentations(after: [from]) }
+        return .waiting(RegistryWait { _ in await wait.wait() })
+    }
+
+    /// Drops `wait` from `id`'s presentation.
+    private func forget(_ wait: PresentationWait<R>, of id: InstanceID) {
+        presentations[id]?.waiters.removeAll { $0 === wait }
+        if presentations[id]?.waiters.isEmpty == true { presentations[id] = nil }
     }
 
     /// Ends the presentation of `id` with `result`: every request awaiting it is answered,
@@ -99,16 +148,6 @@ extension SceneRegistry {
             self.remove(id, reason: .requested)
             for waiter in presentation.waiters { waiter.resolve(.success(PresentOutcome(instance: info, result: result))) }
         }
-    }
-
-    /// Waits for `id`'s result, registered now; `from` presented it.
-    private func awaitResult(of id: InstanceID, presentedFrom from: InstanceID) -> RegistryStep<R, PresentOutcome<R>> {
-        guard infoIfOpen(id) != nil else { return .done(.failure(.dismissedWithoutResult(id))) }
-        let wait = PresentationWait<R>()
-        presentations[id, default: Presentation(from: from, waiters: [])].waiters.append(wait)
-        // The presenter went while the instance was opening: it goes too.
-        if instances[from] == nil { endPresentations(after: [from]) }
-        return .waiting(RegistryWait { _ in await wait.wait() })
     }
 
     /// After `gone` were dismissed: a presentation of one of them ends

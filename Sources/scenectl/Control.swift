@@ -326,52 +326,6 @@ struct Request {
         }
     }
 
-    /// `scenectl status`: the instance, then its process, as `systemctl status` shows a unit.
-    static func describe(_ status: StatusResult) -> String {
-        let instance = status.instance
-        var lines = ["\(instance.id)  \(instance.scene) (\(instance.kind))  \(instance.phase)\(instance.focused ? "  focused" : "")"]
-        lines.append("  path: " + (instance.path.isEmpty ? "(root)" : instance.path.map(\.description).joined(separator: " > ")))
-        if !instance.queue.isEmpty { lines.append("  queued: " + instance.queue.map(\.description).joined(separator: ", ")) }
-        if let parent = instance.pushedFrom { lines.append("  pushed from \(parent)") }
-        guard let process = status.process else {
-            lines.append("  process: none (virtual or in process)")
-            return lines.joined(separator: "\n")
-        }
-        let running = process.pid.map { "pid \($0), up \(seconds(process.uptime))" } ?? "not running"
-        lines.append("  process: \(process.stage), \(running)")
-        lines.append("  command: \(process.command.joined(separator: " "))")
-        lines.append("  started: \(process.starts) time\(process.starts == 1 ? "" : "s"), \(process.restarts) restart\(process.restarts == 1 ? "" : "s")")
-        if let age = process.heartbeatAge { lines.append("  last answered: \(seconds(age)) ago") }
-        if let end = process.lastExit {
-            let how = end.signal.map { "ended by signal \($0)" } ?? "exited with status \(end.status ?? 0)"
-            lines.append("  last exit: \(how)" + (end.killed.map { " (\($0))" } ?? ""))
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    private static func seconds(_ value: Double?) -> String {
-        guard let value else { return "?" }
-        return value < 10 ? String(format: "%.1f s", value) : "\(Int(value)) s"
-    }
-
-    /// The scene tree with each process instance's row followed by its pid, uptime and
-    /// restarts (one `scene.status` per instance, for the first 200).
-    private func withProcesses(_ tree: String, of ids: [String], on connection: SceneConnection) async throws(ClientError) -> String {
-        var notes: [String: String] = [:]
-        for id in ids.prefix(200) {
-            // One that closed since the state was taken has no row to mark.
-            guard let process = try? await connection.status(id).process else { continue }
-            let running = process.pid.map { "pid \($0)" } ?? process.stage
-            notes[id] = "  [\(running), restarts \(process.restarts)]"
-        }
-        guard !notes.isEmpty else { return tree }
-        return tree.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let words = line.split(separator: " ", maxSplits: 1)
-            guard line.hasPrefix("  "), let first = words.first, let note = notes[String(first)] else { return String(line) }
-            return line + note
-        }.joined(separator: "\n")
-    }
-
     func describe(_ path: [RouteStep<JSONValue>]) -> String {
         path.isEmpty ? "(root)" : path.map(\.description).joined(separator: " > ")
     }

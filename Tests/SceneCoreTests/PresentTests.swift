@@ -5,10 +5,10 @@ import SceneSync
 import SceneTesting
 import Testing
 
-/// Waits (bounded) until `id` is open in `registry`.
+/// Waits (bounded) until `id` is active in `registry`.
 private func waitUntilOpen<R: Route>(_ registry: SceneRegistry<R>, _ id: InstanceID) async throws {
     let deadline = ContinuousClock.now + .seconds(10)
-    while await registry.infoIfOpenForTests(id) == nil {
+    while await registry.infoIfOpenForTests(id)?.phase != .active {
         guard ContinuousClock.now < deadline else { throw CancellationError() }
         try await Task.sleep(for: .milliseconds(1))
     }
@@ -92,10 +92,44 @@ struct PresentTests {
         #expect(await registry.focused == id("main-1"))
     }
 
+    @Test("a presenter dismissed while the presented scene is still starting ends the wait parent_dismissed, and the scene goes")
+    func parentGoneWhileOpening() async throws {
+        let gate = Gate()
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Slow(heard: Heard(), gate: gate) }])
+        let a = try await registry.open("a").instance.id
+        let presenting = Task { try await registry.present("b", from: a) }
+        await gate.waitUntilEntered()
+        try await registry.dismiss(a)
+        #expect(await rejection { try await presenting.value } == .parentDismissed(a))
+        #expect(await registry.instance(InstanceID(scene: "b", number: 1)) == nil)
+        gate.open()
+    }
+
+    @Test("a scene that finishes as soon as it is active gives its result, however soon that is")
+    func finishAtOnce() async throws {
+        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Finisher() }])
+        let a = try await registry.open("a").instance.id
+        for _ in 0..<20 {
+            #expect(try await registry.present("b", from: a).result == "done")
+        }
+    }
+
     @Test("present from an instance that is not open is not_open, and opens nothing")
     func fromNotOpen() async throws {
         let registry = try demoRegistry()
         #expect(await rejection { try await registry.present("notes", from: id("main-1")) } == .notOpen("main-1"))
         #expect(await registry.instance(id("notes-1")) == nil)
+    }
+}
+
+/// A scene that finishes with "done" the moment it hears it is active.
+private actor Finisher: SceneBehavior {
+    typealias R = Screen
+    var context: SceneContext<Screen>?
+
+    func start(in context: SceneContext<Screen>) async throws { self.context = context }
+
+    func phaseChanged(to phase: ScenePhase) async {
+        if phase == .active { try? await context?.finish(with: "done") }
     }
 }
