@@ -166,36 +166,43 @@ extension SceneRegistry {
     }
 }
 
-/// One request's wait for an opening instance, registered in the step the request is made
-/// in: the instance may become active, or go, before the rest of the request runs to
-/// await it, and its answer is kept until then.
-final class OpeningWait: Sendable {
+/// One request's wait for an answer that another step gives — an opening instance ready
+/// (or gone), a presented instance's result — registered in the step the request is made
+/// in: the answer may come before the rest of the request runs to await it, and it is kept
+/// until then. Answered once; later answers are dropped.
+final class RegistryPromise<Answer: Sendable>: Sendable {
     private struct State {
-        var result: Result<Void, RegistryRejection>?
-        var waiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>?
+        var answer: Answer?
+        var waiter: CheckedContinuation<Answer, Never>?
     }
 
     private let state = Locked(State())
 
-    /// The instance is active (`.success`) or gone (why): the request's wait is over.
-    func resolve(_ result: Result<Void, RegistryRejection>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Void, RegistryRejection>, Never>? in
-            guard state.result == nil else { return nil }
-            state.result = result
+    /// Gives the answer, if none was given yet.
+    func resolve(_ answer: Answer) {
+        let waiter = state.withLock { state -> CheckedContinuation<Answer, Never>? in
+            guard state.answer == nil else { return nil }
+            state.answer = answer
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(returning: result)
+        waiter?.resume(returning: answer)
     }
 
+    /// The answer, if there is one yet.
+    var answer: Answer? { state.withLock { $0.answer } }
+
     /// The answer, once there is one.
-    func wait() async -> Result<Void, RegistryRejection> {
+    func wait() async -> Answer {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<Void, RegistryRejection>? in
-                if state.result == nil { state.waiter = continuation }
-                return state.result
+            let ready = state.withLock { state -> Answer? in
+                if state.answer == nil { state.waiter = continuation }
+                return state.answer
             }
             if let ready { continuation.resume(returning: ready) }
         }
     }
 }
+
+/// A request's wait for an opening instance: active (`.success`) or gone (why).
+typealias OpeningWait = RegistryPromise<Result<Void, RegistryRejection>>

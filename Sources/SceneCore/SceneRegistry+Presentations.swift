@@ -1,6 +1,5 @@
 public import SceneFlow
 public import SceneJSON
-import SceneSync
 
 /// What a presented instance answered: the instance as it was when it finished, and its
 /// result.
@@ -24,42 +23,8 @@ struct Presentation<R: Route>: Sendable {
     var waiters: [PresentationWait<R>]
 }
 
-/// One request's wait for a presented instance's result (answered once).
-final class PresentationWait<R: Route>: Sendable {
-    typealias Answer = Result<PresentOutcome<R>, RegistryRejection>
-
-    private struct State {
-        var answer: Answer?
-        var waiter: CheckedContinuation<Answer, Never>?
-    }
-
-    private let state = Locked(State())
-
-    /// The instance finished, or went without a result (why).
-    func resolve(_ answer: Answer) {
-        let waiter = state.withLock { state -> CheckedContinuation<Answer, Never>? in
-            guard state.answer == nil else { return nil }
-            state.answer = answer
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: answer)
-    }
-
-    /// The answer, if there is one yet.
-    var answer: Answer? { state.withLock { $0.answer } }
-
-    /// The answer, once there is one.
-    func wait() async -> Answer {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Answer? in
-                if state.answer == nil { state.waiter = continuation }
-                return state.answer
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
-}
+/// One request's wait for a presented instance's result, or why it went without one.
+typealias PresentationWait<R: Route> = RegistryPromise<Result<PresentOutcome<R>, RegistryRejection>>
 
 extension SceneRegistry {
     /// Opens `scene` (or focuses the instance its policy picks) from instance `from`, and

@@ -107,7 +107,7 @@ public final class SpawnedProcess: LoopHandler {
     }
 
     /// `name` when it has a slash, else the first executable file of that name in `path`.
-    static func executable(_ name: String, path: String?) -> String? {
+    package static func executable(_ name: String, path: String?) -> String? {
         if name.contains("/") { return name }
         for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = "\(folder.isEmpty ? "." : String(folder))/\(name)"

@@ -15,8 +15,8 @@ enum Control {
         if command == "link", arguments.flag("start") {
             if case .failure(let problem) = await Activation.ensureCoordinator(socket: socket.path, manifest: arguments.option("manifest")) {
                 if asJSON {
-                    let error = WireError(code: -32000, message: problem.description, data: ["reason": "cannot_start", "socket": .string(socket.path)])
-                    print(JSONValue.object(["error": error.json]).description)
+                    printJSONError(WireError(
+                        code: -32000, message: problem.description, data: ["reason": "cannot_start", "socket": .string(socket.path)]))
                 } else {
                     standardError("scenectl: \(problem)")
                 }
@@ -71,7 +71,7 @@ enum Control {
             lines = ["\(error)"]
         }
         if json {
-            print(JSONValue.object(["error": wire.json]).description)
+            printJSONError(wire)
         } else {
             standardError("scenectl: " + lines.joined(separator: "\n"))
         }

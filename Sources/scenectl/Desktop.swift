@@ -278,10 +278,9 @@ enum Desktop {
         readRecord(Places()).first { $0.socket == socket }?.manifest
     }
 
-    /// `name`'s path in `PATH`, if it is there.
+    /// `name`'s path in `PATH`, found as a spawned scene's command is.
     static func which(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        SpawnedProcess.executable(name, path: ProcessInfo.processInfo.environment["PATH"])
     }
 }
 

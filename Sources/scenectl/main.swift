@@ -49,6 +49,12 @@ func printJSON(_ value: some Encodable) {
     print(WireCodec.json(value).description)
 }
 
+/// Prints `error` as `--json` prints a failure: `{"error": {code, message, data}}` on
+/// standard output.
+func printJSONError(_ error: WireError) {
+    print(JSONValue.object(["error": error.json]).description)
+}
+
 _ = startingParent
 // `-h` is `--help`; the global options may come before the command's name.
 let all = CommandLine.arguments.dropFirst().map { $0 == "-h" ? "--help" : $0 }
@@ -78,7 +84,7 @@ do {
     code = try await command.run(arguments)
 } catch let error as UsageError {
     if all.contains("--json"), command.flags.contains("json") {
-        print(JSONValue.object(["error": ["code": -32602, "message": .string(error.message), "data": ["reason": "usage"]]]).description)
+        printJSONError(WireError(code: -32602, message: error.message, data: ["reason": "usage"]))
     } else {
         standardError("scenectl: \(error.message)\n\n\(command.usageLines)\nscenectl \(command.name) --help describes it.")
     }
