@@ -335,6 +335,12 @@ struct ConnectionActions<R: Route>: SceneActions {
         _ = try await request(.sceneNotify, ["to": self.target(target), "method": .string(call.method), "params": try call.params.json()])
     }
 
+    func emit(_ signal: String, payload: JSONValue?, from instance: InstanceID) async throws(SceneError) {
+        var params: [String: JSONValue] = ["instance": .string(instance.description), "signal": .string(signal)]
+        if let payload { params["payload"] = payload }
+        _ = try await request(.sceneEmit, params)
+    }
+
     func end(_ instance: InstanceID, error: (any Error)?) {
         host.ending.withLock { $0 = error.map { .failed(String(describing: $0)) } ?? .finished }
         connection.close()

@@ -54,11 +54,23 @@ public final class Coordinator<R: Route>: Sendable {
         _ = CoordinatorLimits.raiseOpenFileLimit
         let loop = try EventLoop(name: "scene-coordinator", clock: configuration.clock)
         let registry: SceneRegistry<R>
+        let journal: Journal?
+        let history: LoopBound<EventHistory>
         do {
             registry = try makeRegistry(loop)
             guard registry.executor.map({ $0 as AnyObject }) === loop else {
                 throw CoordinatorSetupError.registryNotOnLoop
             }
+            journal = try Self.openJournal(configuration, continuing: registry)
+            // The history and the journal see every event from the first, a restore's too,
+            // so that a subscriber resumes over a restart without a gap.
+            history = Self.onLoop(loop) {
+                let history = EventHistory(limit: configuration.historyLimit)
+                history.seed(journal?.events(after: 0) ?? [])
+                return LoopBound(history, loop: loop)
+            }
+            if let journal { Served(registry: registry).observeEvents { journal.record($0) } }
+            Served(registry: registry).observeEvents { event in history.value.append(event) }
             if let snapshot {
                 try Self.onLoop(loop) {
                     registry.assumeIsolated { registry in
@@ -72,24 +84,12 @@ public final class Coordinator<R: Route>: Sendable {
         }
         self.registry = registry
         self.loop = loop
-        let journal: Journal?
-        if let path = configuration.stateFile, configuration.durable {
-            do {
-                let opened = try Journal(path: CoordinatorState.journalPath(for: path))
-                Served(registry: registry).observeEvents { opened.record($0) }
-                journal = opened
-            } catch {
-                loop.shutdown()
-                throw error
-            }
-        } else {
-            journal = nil
-        }
         let shutdown = ShutdownHook()
         let made = Self.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
             do {
                 let server = try CoordinatorServer(
-                    registry: Served(registry: registry), configuration: configuration, loop: loop, journal: journal)
+                    registry: Served(registry: registry), configuration: configuration, loop: loop, journal: journal,
+                    history: history.value)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
                 launcher?.attach(server.supervisor.bound)
@@ -127,6 +127,18 @@ public final class Coordinator<R: Route>: Sendable {
         watchForChanges()
         // Waiters are released only once every answer has left and the socket is closed.
         loop.whenStopped { [weak self] in self?.markStopped() }
+    }
+
+    /// The journal of a durable coordinator, opened before anything is emitted; the
+    /// registry numbers its events on from the last one the journal or the state file's
+    /// mark knows, so numbers never repeat across restarts. Nil unless durable.
+    private static func openJournal(_ configuration: CoordinatorConfiguration, continuing registry: SceneRegistry<R>) throws -> Journal? {
+        guard let path = configuration.stateFile, configuration.durable else { return nil }
+        let journal = try Journal(path: CoordinatorState.journalPath(for: path))
+        // The state file was read and checked by whoever passed its snapshot; here only its mark counts.
+        let marked = ((try? StateFile.read(path)) ?? nil)?.journal?.seq ?? 0
+        registry.continueNumbering(after: max(marked, journal.lastRecorded))
+        return journal
     }
 
     /// Runs `body` on `loop`'s thread and waits for it (the caller is not on the loop).

@@ -43,6 +43,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// the request that caused it is sent (`--durable`), so a crash loses no acknowledged
     /// change. Without it, a crash loses what changed after the last state write.
     public var durable = false
+    /// How many of the last events are kept in memory for subscribers that resume with
+    /// `since` (default 10,000); a durable coordinator also replays from its journal, as
+    /// far back as its last compaction.
+    public var historyLimit: Int = 10_000
     /// The environment scene processes start from (their scene's `launch.env` and the
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment

@@ -14,6 +14,8 @@ final class CoordinatorServer: ListenerHandler {
     let groupCommit: GroupCommit?
     /// Where each registry event goes, as it is emitted.
     let fanout = EventFanout()
+    /// The last events, for subscribers that resume.
+    let history: EventHistory
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -32,8 +34,12 @@ final class CoordinatorServer: ListenerHandler {
         let pid: Int32?
     }
 
-    init(registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?) throws {
+    init(
+        registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?,
+        history: EventHistory
+    ) throws {
         self.registry = registry
+        self.history = history
         self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
         self.configuration = configuration
         self.loop = loop

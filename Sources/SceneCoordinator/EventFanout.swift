@@ -5,7 +5,7 @@ import SceneSocket
 import SceneWire
 
 /// Where each registry event goes in a coordinator, on the loop thread, as it is emitted:
-/// to every subscribed connection whose topics take it (one encoding per event, written
+/// to every subscribed connection whose topics and filters take it (one encoding per event, written
 /// straight to each connection), to the scene process of the instance it concerns, and to
 /// the state file's writer.
 ///
@@ -34,9 +34,15 @@ final class EventFanout {
     func publish(_ event: SequencedEvent<JSONValue>) {
         if !subscribers.isEmpty {
             let topic = WireTopic(of: event.event)
+            var keys: EventKeys?  // made for the first subscriber that filters beyond topics
             var frame: [UInt8] = []  // encoded for the first subscriber that takes it
             // Iterating a copy: a write that disconnects a subscriber removes it meanwhile.
-            for session in subscribers where session.topics?.contains(topic) == true {
+            for session in subscribers {
+                guard let subscription = session.subscription, subscription.takes(topic) else { continue }
+                if subscription.filters {
+                    if keys == nil { keys = EventKeys(event.event) }
+                    guard let keys, subscription.takes(keys) else { continue }
+                }
                 if frame.isEmpty {
                     frame = WireCodec.framedRequest(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
                 }

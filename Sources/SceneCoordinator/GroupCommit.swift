@@ -16,6 +16,8 @@ final class GroupCommit {
     init(journal: Journal, loop: EventLoop) {
         self.journal = journal
         self.loop = loop
+        // What the file held when it was opened (earlier runs' lines) is on disk already.
+        self.synced = journal.openedThrough
         let commit = LoopBound(self, loop: loop)
         journal.whenSynced { seq in
             commit.loop.execute { commit.value.didSync(through: seq) }

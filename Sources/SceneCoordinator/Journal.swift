@@ -25,13 +25,17 @@ public struct JournalMark: Codable, Hashable, Sendable {
 
 /// The write-ahead journal of a durable coordinator (`--durable`): every registry event,
 /// one JSON line each (`{"run", "seq", "event"}`, the event as the wire carries it),
-/// appended as it is emitted. ``GroupCommit`` makes the lines durable (`fsync`) on a
+/// appended as it is emitted. Event numbers go on from one run to the next, so a line's
+/// number names its event across restarts. ``GroupCommit`` makes the lines durable (`fsync`) on a
 /// writer thread before the answers to the requests that caused them are sent. Each
 /// state-file write compacts it: what the snapshot includes is dropped.
 final class Journal: Sendable {
     let path: String
-    /// This coordinator run's id: event numbers start again at 1 in every run.
+    /// This coordinator run's id.
     let run: String
+    /// The number of the last event the file held when it was opened (0 when none): on
+    /// disk already.
+    let openedThrough: UInt64
 
     private struct State {
         var fd: Int32
@@ -61,7 +65,35 @@ final class Journal: Sendable {
         Journal.cutTornTail(fd)
         self.path = path
         self.run = SceneToken.make().text
-        self.state = Locked(State(fd: fd))
+        // The lines already there (since the last compaction) stay until the next one.
+        var state = State(fd: fd)
+        for line in Journal.readLines(path) {
+            state.lines.append(line)
+            state.last = max(state.last, line.seq)
+        }
+        self.openedThrough = state.last
+        self.state = Locked(state)
+    }
+
+    private static func readLines(_ path: String) -> [(seq: UInt64, bytes: [UInt8])] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var lines: [(UInt64, [UInt8])] = []
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let bytes = [UInt8](line) + [UInt8(ascii: "\n")]
+            guard let record = try? JSONParser.parse(Array(line)), let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { continue }
+            lines.append((seq, bytes))
+        }
+        return lines
+    }
+
+    /// The number of the oldest event recorded since the last compaction.
+    var oldestRecorded: UInt64? { state.withLock { $0.lines.first?.seq } }
+
+    /// The events recorded since the last compaction (from earlier runs too) numbered
+    /// after `seq` and before `end`, as the wire carries them, in order.
+    func events(after seq: UInt64, before end: UInt64 = .max) -> [JSONValue] {
+        let lines = state.withLock { state in state.lines.filter { $0.seq > seq && $0.seq < end } }
+        return lines.compactMap { line in (try? JSONParser.parse(Array(line.bytes.dropLast())))?["event"] }
     }
 
     deinit {
@@ -82,7 +114,8 @@ final class Journal: Sendable {
         }
     }
 
-    /// The number of the last event recorded.
+    /// The number of the last event recorded, by this run or, before its first, by the
+    /// runs whose lines the file still holds.
     var lastRecorded: UInt64 { state.withLock { $0.last } }
 
     /// Who hears, on the writer thread, the number of the last event on disk after each

@@ -24,6 +24,7 @@ enum RegistryRequest: Sendable {
     case present(scene: String, value: JSONValue?, from: InstanceID)
     case finish(InstanceID, result: JSONValue)
     case authenticate(Bool)
+    case emit(InstanceID, signal: String, payload: JSONValue?)
     case state
 
     /// Decodes `params` of `method`; -32602 with the path of what does not fit, -32601 for
@@ -98,9 +99,15 @@ enum RegistryRequest: Sendable {
             }
         case .authSet:
             self = .authenticate(try WireCodec.decode(AuthSetParams.self, from: params).authenticated)
+        case .sceneEmit:
+            let request = try WireCodec.decode(EmitParams.self, from: params)
+            guard let instance = request.instance else { throw .invalidParams("instance: missing (a control connection names it)") }
+            guard !request.signal.isEmpty else { throw .invalidParams("signal: must not be empty") }
+            self = .emit(try Self.instanceID(instance), signal: request.signal, payload: request.payload)
         case .state:
             self = .state
-        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify, .sceneStatus:
+        case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify, .sceneStatus,
+            .sceneDescribe:
             // Answered by the session itself; never reaches the registry.
             throw .methodNotFound(method.rawValue)
         }
@@ -180,6 +187,7 @@ enum RegistryRequest: Sendable {
         case .present: return .scenePresent
         case .finish: return .sceneFinish
         case .authenticate: return .authSet
+        case .emit: return .sceneEmit
         case .state: return .state
         }
     }
@@ -337,6 +345,11 @@ enum RegistryMethods {
                 case .success(let outcome): return .success(programAnswer(outcome))
                 case .failure(let reason): return .success(.failure(.domain(reason)))
                 }
+            }
+        case .emit(let id, let signal, let payload):
+            return now { () throws(WireError) in
+                try registry.emit(signal, payload: payload, from: id)
+                return JSONValue.object([:])
             }
         case .state:
             guard Routes.isJSON else {

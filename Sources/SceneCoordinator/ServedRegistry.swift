@@ -24,7 +24,11 @@ protocol ServedRegistry: Sendable {
     /// Applies a request as far as it goes now (``RegistryMethods/begin(_:by:on:)``), `source` saying whose flow changes they are.
     func begin(_ request: RegistryRequest, by source: FlowCause.Source) -> ServedStep
 
-    func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection>
+    /// The instance a call to `scene` goes to, opened for it when the scene is
+    /// activatable and none is: `body` hears it now, or once it is active (on the loop).
+    func activate(_ scene: String, for request: String, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void)
+    func interface(of scene: String) -> SceneInterface?
+    func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection>
     func isOpen(_ id: InstanceID) -> Bool
     /// The open instances of `scene`, by number.
     func instances(of scene: String) -> [InstanceID]
@@ -79,8 +83,19 @@ struct Served<R: Route>: ServedRegistry {
         }
     }
 
-    func mostRecentInstance(of scene: String) -> Result<InstanceID, RegistryRejection> {
-        on { registry in Result { () throws(RegistryRejection) in try registry.mostRecentInstance(of: scene) } }
+    func activate(_ scene: String, for request: String, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void) {
+        on { registry in
+            switch registry.beginActivation(of: scene, for: request) {
+            case .done(let result): body(result)
+            case .waiting(let wait): registry.whenFinished(wait) { _, result in body(result) }
+            }
+        }
+    }
+
+    func interface(of scene: String) -> SceneInterface? { registry.interface(of: scene) }
+
+    func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection> {
+        Result { () throws(RegistryRejection) in try registry.describe(scene) }
     }
 
     func isOpen(_ id: InstanceID) -> Bool { on { $0.instance(id) != nil } }

@@ -48,6 +48,8 @@ extension Session {
             relay(id: id, params: params, expectsAnswer: false)
         case .sceneStatus:
             status(id: id, params: params)
+        case .sceneDescribe:
+            describe(id: id, params: params)
         default:
             // Decoded now; a mistake in the params is answered in its turn among this
             // connection's registry answers, like any other.
@@ -172,31 +174,6 @@ extension Session {
         reply(id, result: WireCodec.json(HelloResult(protocol: WireProtocol.current, server: server.configuration.serverName, session: name)))
     }
 
-    /// `subscribe`: the answer's `seq` is the last event before the subscription; every
-    /// later event of its topics follows, in order, written as it is emitted (both happen
-    /// on this thread, so nothing falls between).
-    private func subscribe(id: JSONValue, params: JSONValue?) {
-        var topics = Set<WireTopic>()
-        do {
-            let request = try WireCodec.decode(SubscribeParams.self, from: params)
-            for name in request.topics ?? WireTopic.allCases.map(\.rawValue) {
-                guard let topic = WireTopic(rawValue: name) else {
-                    throw WireError.invalidParams("topics: unknown topic \"\(name)\" (expected scene, flow, link, request)")
-                }
-                topics.insert(topic)
-            }
-        } catch let error as WireError {
-            reply(id, error: error)
-            return
-        } catch {
-            reply(id, error: .invalidParams("\(error)"))
-            return
-        }
-        self.topics = topics
-        server.fanout.subscribe(self)
-        reply(id, result: WireCodec.json(SubscribeResult(seq: server.registry.sequence)))
-    }
-
     /// `scene.status`: the instance, and how its process is doing (answered at once, as
     /// `ping` is, without waiting behind this connection's registry requests).
     private func status(id: JSONValue, params: JSONValue?) {
@@ -219,9 +196,17 @@ extension Session {
         }
     }
 
-    func unsubscribe() {
-        guard topics != nil else { return }
-        topics = nil
-        server.fanout.unsubscribe(self)
+    /// `scene.describe`: what a scene is and serves (answered at once: declarations do not
+    /// change while the coordinator runs).
+    private func describe(id: JSONValue, params: JSONValue?) {
+        do {
+            let request = try WireCodec.decode(DescribeParams.self, from: params)
+            switch server.registry.describe(request.scene) {
+            case .success(let description): reply(id, result: WireCodec.json(DescribeResult(description)))
+            case .failure(let reason): reply(id, error: .domain(reason))
+            }
+        } catch {
+            reply(id, error: error)
+        }
     }
 }

@@ -106,11 +106,11 @@ extension Session {
         let key: String
         switch method {
         case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish,
-            .sceneStatus:
+            .sceneStatus, .sceneEmit:
             key = "instance"
         case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
             key = "from"
-        case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping:
+        case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping, .sceneDescribe:
             return .success(params)
         case .sceneProgram:
             return scopedProgram(params)
@@ -237,6 +237,16 @@ extension Session {
             }
             target = parsed
         }
+        let scene: String
+        switch call.to {
+        case .instance: scene = target?.scene ?? ""
+        case .scene(let named): scene = named
+        }
+        // A scene that declares its interface is held to it before anything reaches it.
+        if let refusal = server.registry.interface(of: scene)?.refusal(ofCall: call.method, params: call.params, scene: scene) {
+            reply(id, error: refusal)
+            return
+        }
         // From here on every answer goes through `complete`: a caller that half-closes
         // still gets it.
         unanswered.append(id)
@@ -245,13 +255,17 @@ extension Session {
             deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
             return
         }
-        guard case .scene(let scene) = call.to else { return }
-        // Which instance is most recent is the registry's to say; it runs on this thread.
-        switch server.registry.mostRecentInstance(of: scene) {
-        case .success(let target):
-            deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
-        case .failure(let reason):
-            complete(id, .failure(.domain(reason)))
+        // Which instance is most recent is the registry's to say (it runs on this thread);
+        // an activatable scene with none open gets one, and the call waits until it is active.
+        let session = bound
+        let method = expectsAnswer ? WireMethod.sceneCall : WireMethod.sceneNotify
+        server.registry.activate(scene, for: method.rawValue) { result in
+            switch result {
+            case .success(let target):
+                session.value.deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
+            case .failure(let reason):
+                session.value.complete(id, .failure(.domain(reason)))
+            }
         }
     }
 

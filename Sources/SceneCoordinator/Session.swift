@@ -46,8 +46,8 @@ final class Session: FrameHandler {
     var behindWait: FIFOQueue<(id: JSONValue, request: Result<RegistryRequest, WireError>)>?
     /// Registry answers waiting for the journal to reach `seq` on disk, in order.
     private var awaitingDisk = FIFOQueue<(seq: UInt64, frame: [UInt8])>()
-    /// The topics this connection subscribed to; nil when it is not subscribed.
-    var topics: Set<WireTopic>?
+    /// What this connection subscribed to; nil when it is not subscribed.
+    var subscription: Subscription?
     /// Requests this side sent a scene process, by id, with what to do with the answer.
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
@@ -137,7 +137,8 @@ final class Session: FrameHandler {
             default: return false
             }
             guard let call = SceneCallParams.scan(payload, range: range), case .instance(let text) = call.to,
-                let target = InstanceID(text), SceneCallParams.refusal(method: call.method, timeout: call.timeout) == nil
+                let target = InstanceID(text), SceneCallParams.refusal(method: call.method, timeout: call.timeout) == nil,
+                server.registry.interface(of: target.scene) == nil  // its params are checked on the general path
             else { return false }
             if role == .scene, let from = call.from, from != instance?.description { return false }
             unanswered.append(id)

@@ -127,7 +127,7 @@ struct ManifestReader {
             members, at: path,
             allowed: [
                 "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process",
-                "restart", "decides", "decideTimeout",
+                "restart", "decides", "decideTimeout", "activatable", "interface",
             ])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
         if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
@@ -190,10 +190,12 @@ struct ManifestReader {
         }
         let hosting: SceneHosting = inProcess ? .inProcess : launch.map { .process($0) } ?? .virtual
         let (decides, decideTimeout) = readDecides(members, at: path, hasCode: hosting != .virtual)
+        let (activatable, interface) = readService(members, at: path, hasCode: hosting != .virtual)
         guard let kind else { return nil }
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,
-            hosting: hosting, restart: restart ?? .standard, decides: decides, decideTimeout: decideTimeout)
+            hosting: hosting, restart: restart ?? .standard, decides: decides, decideTimeout: decideTimeout,
+            activatable: activatable, interface: interface)
     }
 
     private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {

@@ -73,6 +73,28 @@ extension ManifestReader {
         return (decides, timeout)
     }
 
+    /// `activatable` and `interface`: how the scene serves others. Both need code behind
+    /// the scene (a virtual instance answers no call and emits no signal).
+    mutating func readService(_ members: [String: JSONValue], at path: String, hasCode: Bool) -> (Bool, SceneInterface?) {
+        var activatable = false
+        if let value = members["activatable"] {
+            if case .bool(let flag) = value { activatable = flag } else { report("\(path).activatable", "must be true or false") }
+        }
+        if activatable, !hasCode {
+            report("\(path).activatable", "only a scene with a launch command or running in process can answer the call that opens it")
+        }
+        guard let json = members["interface"] else { return (activatable, nil) }
+        if !hasCode {
+            report("\(path).interface", "only a scene with a launch command or running in process has methods and signals")
+        }
+        do {
+            return (activatable, try SceneInterface(json: json, path: "\(path).interface"))
+        } catch {
+            for problem in error.problems { report(problem.path, problem.message) }
+            return (activatable, nil)
+        }
+    }
+
     /// The shape of a link's program, before its templates are rendered: each step an
     /// object whose `method` is a program method written out (never `link.open`: a link's
     /// program opens no link) and whose `params`, if any, are an object; one step, at least,

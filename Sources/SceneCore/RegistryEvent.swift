@@ -62,6 +62,8 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case restarted(InstanceID)
     /// The user signed in or out (the link gate's state changed).
     case authChanged(authenticated: Bool)
+    /// An instance's code announced `signal`, with its payload (`signal.emitted`).
+    case signalEmitted(InstanceID, signal: String, payload: JSONValue?)
 
     /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
     public var type: String {
@@ -83,10 +85,28 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         case .disconnected: return "scene.disconnected"
         case .restarted: return "scene.restarted"
         case .authChanged: return "link.authenticated"
+        case .signalEmitted: return "signal.emitted"
         }
     }
 
-    /// The topic, the part of ``type`` before the dot: `scene`, `flow`, `link`, `request`.
+    /// The instance the event concerns, when it concerns one: what subscription filters by
+    /// instance and by scene match.
+    public var instance: InstanceID? {
+        switch self {
+        case .opened(let info): return info.id
+        case .focused(let id), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
+            .flowChanged(let id, _, _, _), .flowQueued(let id, _, _), .spawned(let id, _), .disconnected(let id, _),
+            .restarted(let id), .signalEmitted(let id, _, _):
+            return id
+        case .linkHandled(_, let id, _):
+            return id
+        case .linkPending, .linkSuperseded, .linkRejected, .requestRejected, .authChanged:
+            return nil
+        }
+    }
+
+    /// The topic, the part of ``type`` before the dot: `scene`, `flow`, `link`, `request`,
+    /// `signal`.
     public var topic: String { String(type.prefix { $0 != "." }) }
 }
 

@@ -26,6 +26,11 @@ final class RegistryEventLog<R: Route>: Sendable {
     /// The number of the last event emitted (0 before the first).
     var seq: UInt64 { state.withLock { $0.seq } }
 
+    /// Numbers the next event `seq + 1` (or later, when numbers past it were used).
+    func continueNumbering(after seq: UInt64) {
+        state.withLock { $0.seq = max($0.seq, seq) }
+    }
+
     func emit(_ event: RegistryEvent<R>) {
         // Numbering and publishing to the streams under one lock keeps a stream that starts
         // at a number (subscribeWithSeq) exact; observers run after it, outside the lock,

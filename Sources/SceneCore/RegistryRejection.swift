@@ -64,6 +64,8 @@ public enum RegistryRejection: CodedReason {
     /// The instance a presentation was made from was dismissed first; the presented one
     /// was told and dismissed too.
     case parentDismissed(InstanceID)
+    /// A scene with an interface emitted a signal the interface does not declare.
+    case unknownSignal(scene: String, signal: String)
 
     public var code: String {
         switch self {
@@ -95,6 +97,7 @@ public enum RegistryRejection: CodedReason {
         case .notPresented: return "not_presented"
         case .dismissedWithoutResult: return "dismissed_without_result"
         case .parentDismissed: return "parent_dismissed"
+        case .unknownSignal: return "unknown_signal"
         }
     }
 
@@ -135,6 +138,8 @@ public enum RegistryRejection: CodedReason {
             return ["expected": expected, "observed": observed]
         case .invalidProgram(let step, let detail):
             return ["step": .integer(step), "detail": .string(detail)]
+        case .unknownSignal(let scene, let signal):
+            return ["scene": .string(scene), "signal": .string(signal)]
         case .nothingToDismiss, .noHandler:
             return [:]
         }
@@ -170,6 +175,7 @@ public enum RegistryRejection: CodedReason {
         case .notPresented(let id): return "\(id) was not presented: nobody awaits its result"
         case .dismissedWithoutResult(let id): return "\(id) was dismissed before it finished"
         case .parentDismissed(let id): return "\(id), which presented the scene, was dismissed first"
+        case .unknownSignal(let scene, let signal): return "scene \"\(scene)\" declares no signal \(signal)"
         }
     }
 }

@@ -47,6 +47,7 @@ extension RegistryEvent {
         case .disconnected(let id, let exit): return .disconnected(id, exit: exit)
         case .restarted(let id): return .restarted(id)
         case .authChanged(let authenticated): return .authChanged(authenticated: authenticated)
+        case .signalEmitted(let id, let signal, let payload): return .signalEmitted(id, signal: signal, payload: payload)
         }
     }
 }

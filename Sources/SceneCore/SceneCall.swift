@@ -115,6 +115,14 @@ public enum SceneTarget: Hashable, Sendable, CustomStringConvertible {
     /// The most recently focused open instance of this scene, or its newest.
     case scene(String)
 
+    /// The scene the target is an instance of.
+    public var scene: String {
+        switch self {
+        case .instance(let id): return id.scene
+        case .scene(let scene): return scene
+        }
+    }
+
     public var description: String {
         switch self {
         case .instance(let id): return id.description

@@ -124,6 +124,22 @@ public struct SceneContext<R: Route>: Sendable {
         try await actions.notify(SceneCall(method: method, params: params), to: target)
     }
 
+    // MARK: Signals
+
+    /// Announces `signal` from this instance, with `payload`: subscribers of topic `signal`
+    /// receive a `signal.emitted` event.
+    ///
+    /// - Throws: `unknown_signal` when the scene declares an interface without the
+    ///   signal; -32602 when the payload breaks the signal's schema.
+    public func emit(_ signal: String, payload: JSONValue? = nil) async throws(SceneError) {
+        try await actions.emit(signal, payload: payload, from: instance)
+    }
+
+    /// ``emit(_:payload:)`` with a payload of any encodable type.
+    public func emit(_ signal: String, with payload: some Encodable & Sendable) async throws(SceneError) {
+        try await emit(signal, payload: try ScenePayload(payload).json())
+    }
+
     // MARK: Ending
 
     /// Ends this behaviour, as a process ends by exiting: cleanly when `error` is nil.
@@ -150,5 +166,6 @@ package protocol SceneActions<R>: Sendable {
     func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError)
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
+    func emit(_ signal: String, payload: JSONValue?, from instance: InstanceID) async throws(SceneError)
     func end(_ instance: InstanceID, error: (any Error)?)
 }

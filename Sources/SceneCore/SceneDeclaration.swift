@@ -282,6 +282,13 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public let decides: Bool
     /// How long a deciding scene has to answer (default 1 s).
     public let decideTimeout: Duration
+    /// Whether a call or notification to the scene, when none of its instances is open,
+    /// opens one (its usual rules) and is delivered once it is active, as a D-Bus service
+    /// is started by its first call.
+    public let activatable: Bool
+    /// The methods and signals the scene declares; calls and signals outside it are
+    /// refused before its code runs (see ``SceneInterface``). Nil: anything goes.
+    public let interface: SceneInterface?
 
     /// How long a deciding scene has to answer unless its declaration says.
     public static var standardDecideTimeout: Duration { .seconds(1) }
@@ -304,7 +311,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
         scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
         hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard, decides: Bool = false,
-        decideTimeout: Duration = standardDecideTimeout
+        decideTimeout: Duration = standardDecideTimeout, activatable: Bool = false, interface: SceneInterface? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -317,5 +324,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.restart = restart
         self.decides = decides
         self.decideTimeout = decideTimeout
+        self.activatable = activatable
+        self.interface = interface
     }
 }

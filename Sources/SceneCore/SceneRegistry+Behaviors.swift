@@ -7,13 +7,19 @@ extension SceneRegistry {
     /// Calls `call.method` on `target`, wherever its code runs, and answers its result:
     /// an in-process scene's behaviour directly, a process scene through its connection.
     ///
+    /// - A scene that declares an interface is held to it first: -32601 for a method it
+    ///   does not declare, -32602 for params that break the method's schema.
+    /// - A call to an `activatable` scene with no open instance opens one first (see
+    ///   ``beginActivation(of:for:)``).
     /// - Throws: `reserved_method`, `unknown_scene`, `not_open`, `not_connected` (a
     ///   virtual instance, or nothing answering for it now), `call_timeout` after `timeout`
-    ///   (``SceneTimeouts/call`` when nil), or the target's own error as it answered it.
+    ///   (``SceneTimeouts/call`` when nil), what opening an activatable scene throws, or
+    ///   the target's own error as it answered it.
     public nonisolated func call(
         _ call: SceneCall, to target: SceneTarget, timeout: Duration? = nil
     ) async throws(SceneError) -> ScenePayload {
         guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
+        if let refusal = refusal(of: call, to: target.scene) { throw refusal }
         let wait = timeout ?? timeouts.call
         guard wait > .zero, wait <= SceneCall.maximumTimeout else {
             throw .invalidParams("timeout: must be a positive number of seconds, at most 3600")
@@ -29,15 +35,18 @@ extension SceneRegistry {
     /// Delivers `call` to `target` as a notification, wherever its code runs; answers
     /// once it is delivered (an in-process behaviour hears it in order with its changes).
     ///
-    /// - Throws: `reserved_method`, `unknown_scene`, `not_open`, `not_connected`.
+    /// - The scene's interface and activation apply as for ``call(_:to:timeout:)``.
+    /// - Throws: `reserved_method`, -32601, -32602, `unknown_scene`, `not_open`,
+    ///   `not_connected`.
     public nonisolated func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
         guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
+        if let refusal = refusal(of: call, to: target.scene) { throw refusal }
         let (id, backing) = try await callee(target)
         try await backing.notify(call, on: id)
     }
 
-    /// The instance `target` names and what backs it.
-    private func callee(_ target: SceneTarget) throws(SceneError) -> (InstanceID, any SceneBacking) {
+    /// The instance `target` names (an activatable scene's opened for it) and what backs it.
+    private func callee(_ target: SceneTarget) async throws(SceneError) -> (InstanceID, any SceneBacking) {
         let id: InstanceID
         switch target {
         case .instance(let named):
@@ -45,7 +54,7 @@ extension SceneRegistry {
             id = named
         case .scene(let scene):
             do throws(RegistryRejection) {
-                id = try mostRecentInstance(of: scene)
+                id = try await finish(beginActivation(of: scene, for: "scene.call")).get()
             } catch {
                 throw SceneError(error)
             }
@@ -62,7 +71,7 @@ extension SceneRegistry {
         _ call: SceneCall, on id: InstanceID, timeout: Duration, completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
     ) -> Bool {
         guard timeout > .zero, timeout <= SceneCall.maximumTimeout, !SceneCall.isReserved(call.method),
-            let workers = host?.callees.workers(id)
+            declarationsByID[id.scene]?.interface == nil, let workers = host?.callees.workers(id)
         else { return false }
         workers.run(CallJob(work: .call(call), waiter: .handler(completion), instance: id, timeout: timeout))
         return true
@@ -189,6 +198,10 @@ struct RegistryActions<R: Route>: SceneActions {
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
         try await registry().notify(call, to: target)
+    }
+
+    func emit(_ signal: String, payload: JSONValue?, from instance: InstanceID) async throws(SceneError) {
+        try await registry().emit(signal, payload: payload, from: instance)
     }
 
     func end(_ instance: InstanceID, error: (any Error)?) {

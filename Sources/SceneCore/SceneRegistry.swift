@@ -153,6 +153,12 @@ public actor SceneRegistry<R: Route> {
     /// The number of the last event emitted.
     public nonisolated var sequence: UInt64 { log.seq }
 
+    /// Numbers events from `seq + 1` on, so that a registry that takes over from an earlier
+    /// run (a durable coordinator's restart) never numbers two events alike.
+    package nonisolated func continueNumbering(after seq: UInt64) {
+        log.continueNumbering(after: seq)
+    }
+
     /// The instance actor behind `id`, while it is open.
     public func instance(_ id: InstanceID) -> SceneInstance<R>? { instances[id] }
 

@@ -275,13 +275,33 @@ public struct AuthSetParams: Codable, Hashable, Sendable {
     public init(authenticated: Bool) { self.authenticated = authenticated }
 }
 
-/// `subscribe` {topics?}.
+/// `subscribe` {topics?, instances?, scenes?, signals?, since?}.
 public struct SubscribeParams: Codable, Hashable, Sendable {
-    /// The topics to receive, of `scene`, `flow`, `link` and `request`: nil for all four,
-    /// `[]` for none; an unknown topic is -32602.
+    /// The topics to receive, of `scene`, `flow`, `link`, `request` and `signal`: nil for
+    /// all, `[]` for none; an unknown topic is -32602.
     public var topics: [String]?
-    /// Params for `subscribe`, to every topic unless `topics` names some.
-    public init(topics: [String]? = nil) { self.topics = topics }
+    /// Only events about these instances, when given.
+    public var instances: [String]?
+    /// Only events about instances of these scenes, when given.
+    public var scenes: [String]?
+    /// Only `signal.emitted` events of these signals, when given.
+    public var signals: [String]?
+    /// The number of the last event the client saw: every later one it may take is sent
+    /// first, in order, then the live ones.
+    public var since: UInt64?
+
+    /// Params for `subscribe`, to every topic unless `topics` names some; an event passes
+    /// when its topic is wanted and it matches every filter given.
+    public init(
+        topics: [String]? = nil, instances: [String]? = nil, scenes: [String]? = nil, signals: [String]? = nil,
+        since: UInt64? = nil
+    ) {
+        self.topics = topics
+        self.instances = instances
+        self.scenes = scenes
+        self.signals = signals
+        self.since = since
+    }
 }
 
 /// The `subscribe` result: {seq}, the number of the last event before the subscription.

@@ -161,6 +161,11 @@ public enum WireCodec {
             members["instance"] = .string(id.description)
         case .authChanged(let authenticated):
             members["authenticated"] = .bool(authenticated)
+        case .signalEmitted(let id, let signal, let payload):
+            members["instance"] = .string(id.description)
+            members["scene"] = .string(id.scene)
+            members["signal"] = .string(signal)
+            members["payload"] = payload ?? .null
         }
         return .object(members)
     }

@@ -109,4 +109,7 @@ public enum WireReason {
     public static let callTimeout = "call_timeout"
     /// A relay of a method whose name begins with `scene.` or `flow.` (`data.method`).
     public static let reservedMethod = "reserved_method"
+    /// `subscribe` with a `since` older than the oldest event kept (`data.oldest`), or
+    /// newer than the last one emitted (a coordinator that started afresh).
+    public static let historyGone = "history_gone"
 }

@@ -46,6 +46,11 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case authSet = "auth.set"
     /// `scene.status`: an instance and how its process is doing.
     case sceneStatus = "scene.status"
+    /// `scene.describe`: what a scene is and serves: its interface, kind, instance policy
+    /// and whether a call activates it.
+    case sceneDescribe = "scene.describe"
+    /// `scene.emit`: a scene announces a signal to the subscribers of topic `signal`.
+    case sceneEmit = "scene.emit"
     /// `state`: the registry's whole state.
     case state
     /// `subscribe`: starts, or replaces, the connection's event subscription.
@@ -71,9 +76,9 @@ public enum WireRole: String, CaseIterable, Hashable, Sendable {
 
 /// Event topics, the part of an event's type before the dot.
 public enum WireTopic: String, CaseIterable, Hashable, Sendable {
-    /// `scene` (instances' lives), `flow` (path changes), `link` (deep links and sign-in)
-    /// and `request` (refused requests).
-    case scene, flow, link, request
+    /// `scene` (instances' lives), `flow` (path changes), `link` (deep links and sign-in),
+    /// `request` (refused requests) and `signal` (what scenes announce).
+    case scene, flow, link, request, signal
 }
 
 /// The protocol versions this library speaks.
@@ -96,6 +101,8 @@ extension WireTopic {
             self = .link
         case .requestRejected:
             self = .request
+        case .signalEmitted:
+            self = .signal
         }
     }
 }

@@ -131,12 +131,29 @@ enum Commands {
             "state", "print the scene tree",
             options: [.option("format", "tree|dot|mermaid", "the tree (the default), or a Graphviz or Mermaid graph", kind: .choice(["tree", "dot", "mermaid"]))]),
         control(
+            "describe", "what scene SCENE serves: its methods and signals, kind, instances, and whether a call opens it",
+            arguments: [.required("SCENE")]),
+        control(
+            "emit", "announce signal SIGNAL from instance ID, with an optional payload",
+            arguments: [.required("ID"), .required("SIGNAL"), .optional("PAYLOAD-JSON")]),
+        control(
             "watch", "print one line per event until interrupted",
             options: [
                 .option(
-                    "topics", "T,T", "only these topics, comma-separated: scene, flow, link, request",
-                    kind: .list(["scene", "flow", "link", "request"])),
-            ]),
+                    "topics", "T,T", "only these topics, comma-separated: scene, flow, link, request, signal",
+                    kind: .list(["scene", "flow", "link", "request", "signal"])),
+                .option("instances", "ID,ID", "only events about these instances"),
+                .option("scenes", "S,S", "only events about instances of these scenes"),
+                .option("signals", "N,N", "only these signals"),
+                .option("since", "SEQ", "first replay every event after SEQ that the coordinator still keeps"),
+                .flag("follow", "when the coordinator goes away, connect again and resume where it left off"),
+            ],
+            details: """
+                Prints one line per event (with --json, the event's params). Filters combine: an event \
+                passes when its topic is wanted and it matches every filter given. --since replays what \
+                was missed first (exit 1 with history_gone when the coordinator no longer keeps it); \
+                --follow keeps watching across coordinator restarts, without a gap or a duplicate.
+                """),
         control("ping", "check that the coordinator answers"),
         control("shutdown", "stop the coordinator"),
         CommandSpec(

@@ -90,7 +90,11 @@ struct Request {
     let intent: FlowIntent<JSONValue>?
     let plan: FlowPlan<JSONValue>?
     let format: String
-    let topics: [WireTopic]?
+    let filter: EventFilter
+    let since: UInt64?
+    let follow: Bool
+    /// The socket, for `watch --follow`'s reconnects.
+    let socketPath: String
     let force: Bool
     let policy: ReconcilePolicy?
     let observed: [RouteStep<JSONValue>]?
@@ -142,6 +146,14 @@ struct Request {
         case "state":
             positionals = try arguments.expect()
             guard ["tree", "dot", "mermaid"].contains(format) else { throw UsageError("--format is tree, dot or mermaid") }
+        case "describe":
+            positionals = try arguments.expect("SCENE")
+        case "emit":
+            guard (2...3).contains(arguments.positionals.count) else {
+                throw UsageError("expected ID SIGNAL [PAYLOAD-JSON], got \(arguments.positionals.count) arguments")
+            }
+            positionals = arguments.positionals
+            if positionals.count == 3 { json = try parseJSON(positionals[2], what: "the payload") }
         case "watch":
             positionals = try arguments.expect()
         default:
@@ -166,18 +178,8 @@ struct Request {
         self.intent = intent
         self.plan = plan
         self.observed = observed
-        if let list = arguments.option("topics") {
-            var parsed: [WireTopic] = []
-            for name in list.split(separator: ",") {
-                guard let topic = WireTopic(rawValue: String(name)) else {
-                    throw UsageError("unknown topic \"\(name)\" (expected scene, flow, link, request)")
-                }
-                parsed.append(topic)
-            }
-            topics = parsed
-        } else {
-            topics = nil
-        }
+        (filter, since, follow) = try Self.watching(arguments)
+        socketPath = socketChoice(arguments).path
     }
 
     /// Every intent `type`, with its members, for a mistyped intent's message.
@@ -307,12 +309,7 @@ struct Request {
                 }
             }
         case "watch":
-            let (seq, events) = try await connection.subscribe(topics: topics)
-            if !asJSON { emit("watching from seq \(seq); interrupt to stop") }
-            for await event in events {
-                emit(asJSON ? event.params.description : describe(event))
-            }
-            throw .connectionClosed("the coordinator closed the connection")
+            try await watch(on: connection, json: asJSON)
         case "ping":
             let clock = ContinuousClock()
             let start = clock.now
@@ -322,7 +319,7 @@ struct Request {
             try await connection.shutdownCoordinator()
             asJSON ? print("{}") : print("the coordinator is shutting down")
         default:
-            break
+            try await performService(on: connection, json: asJSON)
         }
     }
 

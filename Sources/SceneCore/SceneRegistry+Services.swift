@@ -1,0 +1,104 @@
+public import SceneJSON
+
+/// A scene as a service sees it: what `scene.describe` answers.
+public struct SceneDescription: Hashable, Sendable {
+    /// The scene's id.
+    public let scene: String
+    /// Window, volume or immersive space.
+    public let kind: SceneKind
+    /// How many instances it may have.
+    public let instances: InstancePolicy
+    /// Whether a call to it, when none of its instances is open, opens one.
+    public let activatable: Bool
+    /// Its methods and signals, when it declares them.
+    public let interface: SceneInterface?
+
+    /// The most instances it may have, when its policy caps them.
+    public var max: Int? {
+        if case .multiple(let max) = instances { return max }
+        return instances == .multiple(max: nil) ? nil : 1
+    }
+}
+
+extension SceneRegistry {
+    // MARK: Describing
+
+    /// What `scene` is and serves.
+    ///
+    /// - Throws: `unknown_scene`.
+    public nonisolated func describe(_ scene: String) throws(RegistryRejection) -> SceneDescription {
+        guard let declaration = declarationsByID[scene] else { throw .unknownScene(scene) }
+        return SceneDescription(
+            scene: scene, kind: declaration.kind, instances: declaration.instances, activatable: declaration.activatable,
+            interface: declaration.interface)
+    }
+
+    /// The interface `scene` declares; nil when it declares none (or is not declared).
+    public nonisolated func interface(of scene: String) -> SceneInterface? {
+        declarationsByID[scene]?.interface
+    }
+
+    /// Why `call` may not reach an instance of `scene`: its interface does not declare the
+    /// method (-32601), or the params break the method's schema (-32602). Nil when the
+    /// scene declares no interface or the call fits it.
+    public nonisolated func refusal(of call: SceneCall, to scene: String) -> SceneError? {
+        guard let interface = declarationsByID[scene]?.interface else { return nil }
+        let params: JSONValue
+        do {
+            params = try call.params.json()
+        } catch {
+            return error
+        }
+        return interface.refusal(ofCall: call.method, params: params, scene: scene)
+    }
+
+    // MARK: Activation
+
+    /// The instance a call or notification to `scene` goes to: its most recent instance,
+    /// as now; when none is open and the scene is `activatable`, a new one, opened by the
+    /// scene's usual rules, once it is active.
+    ///
+    /// - An activatable scene's instance that is still opening is waited for, so calls
+    ///   that come while the first one opens it all go to that one instance, whatever the
+    ///   scene's instance policy.
+    /// - Throws (in the step): `unknown_scene`; `not_open` when nothing is open and the
+    ///   scene is not activatable; what opening it throws (`launch_failed`,
+    ///   `launch_timeout`, `value_required`, …), also as a `request.rejected` event for
+    ///   `request`.
+    public func beginActivation(of scene: String, for request: String) -> RegistryStep<R, InstanceID> {
+        guard let declaration = declarationsByID[scene] else { return .done(.failure(.unknownScene(scene))) }
+        if let id = book.mostRecent(of: scene) {
+            if declaration.activatable, book.records[id]?.phase == .opening {
+                return afterOpening(id) { _ in id }
+            }
+            return .done(.success(id))
+        }
+        guard declaration.activatable else { return .done(.failure(.notOpen(scene))) }
+        return step(request) { () throws(RegistryRejection) in
+            try openStep(scene, value: nil).map { $0.map(\.instance.id) }
+        }
+    }
+
+    // MARK: Signals
+
+    /// Announces `signal` from instance `id`: a `signal.emitted` event with `payload`,
+    /// which subscribers of topic `signal` receive.
+    ///
+    /// - Throws: -32602 when the payload breaks the schema the scene's interface gives the
+    ///   signal (no event); `not_open` when `id` is not open (or still opening), `unknown_signal` when the
+    ///   scene declares an interface without `signal` (each also a `request.rejected`).
+    public func emit(_ signal: String, payload: JSONValue?, from id: InstanceID) throws(SceneError) {
+        let interface = declarationsByID[id.scene]?.interface
+        if let refusal = interface?.refusal(ofPayload: payload, signal: signal, scene: id.scene) { throw refusal }
+        do throws(RegistryRejection) {
+            try rejectingSync("scene.emit") { (self) throws(RegistryRejection) in
+                guard let record = self.book.records[id], record.phase != .opening else { throw .notOpen(id.description) }
+                if let interface, interface.signals[signal] == nil { throw .unknownSignal(scene: id.scene, signal: signal) }
+                self.flush()
+                self.log.emit(.signalEmitted(id, signal: signal, payload: payload))
+            }
+        } catch {
+            throw SceneError(error)
+        }
+    }
+}
