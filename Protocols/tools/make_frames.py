@@ -236,6 +236,15 @@ refused("scene.finish: result missing is invalid params", 23, "scene.finish", {"
 ok("scene.status: a virtual instance has no process", 23, "scene.status", {"instance": "main-1"}, setup=OPEN_MAIN)
 refused("scene.status: an instance that is not open is not_open", 23, "scene.status", {"instance": "main-1"}, -32000, "not_open")
 refused("scene.status: instance missing is invalid params", 23, "scene.status", {}, -32602, valid=False)
+ok("scene.describe: a scene's interface, kind, instances, max and activation", 23, "scene.describe", {"scene": "viewer"})
+refused("scene.describe: an undeclared scene is unknown_scene", 23, "scene.describe", {"scene": "nowhere"}, -32000, "unknown_scene")
+refused("scene.describe: scene missing is invalid params", 23, "scene.describe", {}, -32602, valid=False)
+ok("scene.emit: a control connection emits for the instance it names", 23, "scene.emit",
+   {"instance": "main-1", "signal": "saved", "payload": {"doc": "7"}}, setup=OPEN_MAIN)
+refused("scene.emit: from an instance that is not open is not_open", 23, "scene.emit",
+        {"instance": "main-1", "signal": "saved"}, -32000, "not_open")
+refused("scene.emit: a control connection must name the instance", 23, "scene.emit", {"signal": "saved"}, -32602)
+refused("scene.emit: signal missing is invalid params", 23, "scene.emit", {"instance": "main-1"}, -32602, valid=False)
 ok("scene.program: no steps completes none", 23, "scene.program", {"steps": []})
 refused("scene.program: the first failing step ends it with its reason (data.step, data.results)", 23, "scene.program",
         {"steps": [{"method": "scene.open", "params": {"scene": "main"}}, {"method": "scene.open", "params": {"scene": "nope"}}]},
@@ -316,6 +325,10 @@ ok("subscribe: every topic", 50, "subscribe")
 ok("subscribe: some topics", 51, "subscribe", {"topics": ["scene", "flow"]})
 ok("subscribe: no topics", 52, "subscribe", {"topics": []})
 refused("subscribe: an unknown topic is invalid params", 53, "subscribe", {"topics": ["scene", "weather"]}, -32602, valid=False)
+ok("subscribe: signals of some scenes only", 55, "subscribe", {"topics": ["signal"], "scenes": ["viewer"], "signals": ["saved"]})
+ok("subscribe: events about some instances, since the start", 56, "subscribe", {"instances": ["main-1"], "since": 0})
+refused("subscribe: an instances filter naming no instance id is invalid params", 57, "subscribe", {"instances": ["main"]}, -32602)
+refused("subscribe: a since newer than the last event is history_gone", 58, "subscribe", {"since": 99}, -32000, "history_gone")
 ok("unsubscribe: without a subscription", 54, "unsubscribe", {})
 
 # ---------------------------------------------------------------- server messages (sent back to the server: -32600, missing method)

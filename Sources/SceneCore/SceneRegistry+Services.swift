@@ -13,10 +13,14 @@ public struct SceneDescription: Hashable, Sendable {
     /// Its methods and signals, when it declares them.
     public let interface: SceneInterface?
 
-    /// The most instances it may have, when its policy caps them.
+    /// The most instances it may have, when its policy caps them: 1 for `single`, the
+    /// declared cap of `multiple`; nil for `perValue` (one per value, values uncapped).
     public var max: Int? {
-        if case .multiple(let max) = instances { return max }
-        return instances == .multiple(max: nil) ? nil : 1
+        switch instances {
+        case .single: return 1
+        case .perValue: return nil
+        case .multiple(let max): return max
+        }
     }
 }
 

@@ -32,7 +32,7 @@ enum DefaultApp {
     static func demoManifest(arguments: [String] = []) -> Manifest {
         let base = manifest(arguments: arguments)
         guard case .object(var root) = base.json, case .array(var scenes)? = root["scenes"] else { return base }
-        scenes.append(["id": "assistant", "kind": "window", "instances": "single", "in_process": true])
+        scenes.append(Assistant.declaration)
         root["scenes"] = .array(scenes)
         return (try? Manifest(json: .object(root))) ?? base
     }

@@ -47,7 +47,7 @@ enum Demo {
         do {
             let connection = try await SceneConnection.connect(path: configuration.socketPath, client: "scenectl/demo", timeout: 10)
             defer { connection.close() }
-            try await Tour(connection: connection, verbose: arguments.flag("verbose")).walk()
+            try await Tour(connection: connection, socketPath: configuration.socketPath, verbose: arguments.flag("verbose")).walk()
         } catch {
             standardError("scenectl demo: \(error)")
             code = .failure
@@ -61,13 +61,15 @@ enum Demo {
     /// The scripted steps.
     final class Tour: Sendable {
         let connection: SceneConnection
+        let socketPath: String
         let verbose: Bool
         let step = Locked(0)
         /// The tree's lines after the last step.
         let shown = Locked<[String]>([])
 
-        init(connection: SceneConnection, verbose: Bool) {
+        init(connection: SceneConnection, socketPath: String, verbose: Bool) {
             self.connection = connection
+            self.socketPath = socketPath
             self.verbose = verbose
         }
 
@@ -139,13 +141,27 @@ enum Demo {
                 let echo = try await connection.callScene(.scene("main"), method: "echo", params: ["hello": "main"])
                 say("echo through the coordinator to main → \(echo)")
             }
-            try await section("A scene process calls a scene whose code runs in process, inside the coordinator") {
-                let opened = try await connection.open("assistant")
-                say("open assistant → \(opened.outcome) \(opened.instance.id) (in process: an actor in scenectl itself)")
+            try await section("A scene as a service: the first call opens it, its interface is checked, it announces signals") {
+                let listener = try await SceneConnection.connect(path: socketPath, client: "scenectl/demo-signals", timeout: 10)
+                defer { listener.close() }
+                let (_, signals) = try await listener.subscribe(EventFilter(topics: [.signal], signals: ["greeted"]))
+                var received = signals.makeAsyncIterator()
                 let answer = try await connection.callScene(
                     .instance("notes-1"), method: "relay",
                     params: ["to": ["scene": "assistant"], "method": "greet", "params": ["name": "notes-1"]])
-                say("notes-1 (a process) asks the assistant to greet it (scene.call) → \(answer["greeting"]?.stringValue ?? answer.description)")
+                say("notes-1 (a process) asks assistant, not open yet, to greet it → the coordinator opens it (activatable; its code runs in scenectl itself) and relays: \(answer["greeting"]?.stringValue ?? answer.description)")
+                if let signal = await received.next()?.signal {
+                    say("a subscriber to signal greeted hears: \(signal.instance) emitted \(signal.signal) \(signal.payload)")
+                }
+                do {
+                    _ = try await connection.callScene(.scene("assistant"), method: "greet", params: ["name": 42])
+                    throw Failure(description: "params that break the interface reached the scene")
+                } catch let error as ClientError {
+                    say("greet with {\"name\": 42} → refused \(error) before it reaches the assistant")
+                }
+                let described = try await connection.describe("assistant")
+                let methods = (described.interface["methods"]?.objectValue ?? [:]).keys.sorted()
+                say("describe assistant → methods \(methods.joined(separator: ", ")); signals \((described.interface["signals"]?.objectValue ?? [:]).keys.sorted().joined(separator: ", "))")
             }
             try await section("A scene process killed with SIGKILL comes back with its path") {
                 _ = try await connection.send(.push(.object(["screen": "draft", "id": 7])), to: "notes-1")

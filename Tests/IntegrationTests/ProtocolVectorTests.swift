@@ -116,6 +116,7 @@ struct ProtocolVectorTests {
             .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""), .launchTimeout(instance, seconds: 1),
             .closeVetoed(instance), .pathMismatch(expected: [], observed: []), .invalidProgram(step: 0, detail: ""),
             .notPresented(instance), .dismissedWithoutResult(instance), .parentDismissed(instance),
+            .unknownSignal(scene: "", signal: ""),
         ]
         let flowReasons: [FlowRejection] = [
             .pushBlockedByModalTail, .popBlockedByModalTail, .insufficientDepth(requested: 1, available: 0), .invalidCount(-1),
@@ -126,7 +127,7 @@ struct ProtocolVectorTests {
         for reason in [WireReason.emptyFrame, WireReason.frameTooLarge, WireReason.batchNotSupported, WireReason.unsupportedProtocol,
                        WireReason.alreadyInitialized, WireReason.tooManyConnections, WireReason.unsupportedRole,
                        WireReason.forbidden, WireReason.shuttingDown, WireReason.badToken, WireReason.notConnected,
-                       WireReason.callTimeout, WireReason.reservedMethod] {
+                       WireReason.callTimeout, WireReason.reservedMethod, WireReason.historyGone] {
             #expect(spec.contains("`\(reason)`"), "\(reason)")
         }
     }
