@@ -4,8 +4,8 @@ a scene of a SceneCoordinator app.
 
 A coordinator starts it (a manifest scene's "launch": {"command": ["python3", ".../scene.py"]})
 with SCENE_SOCKET, SCENE_INSTANCE and SCENE_TOKEN in its environment. It says hello with
-its token, logs its path changes, answers `title`, `echo`, `edit`, `save`, `path` and
-`relay` (a scene.call of its own), honours close requests, vetoes an interactive close
+its token, logs its path changes, answers `title`, `echo`, `edit`, `save` (announced to
+subscribers as the signal `saved`), `path` and `relay` (a scene.call of its own), honours close requests, vetoes an interactive close
 while it has unsaved edits, and exits when its connection closes (the coordinator
 restarts it; it never reconnects).
 
@@ -115,6 +115,8 @@ class Scene:
             return {"unsaved": True}
         if method == "save":
             self.unsaved = False
+            # Whoever subscribed to topic `signal` hears that this document was saved.
+            self.call("scene.emit", {"signal": "saved", "payload": {"title": self.title}})
             return {"unsaved": False}
         if method == "path":
             return {"path": self.path}

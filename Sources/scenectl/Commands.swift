@@ -20,6 +20,7 @@ enum Commands {
                 .flag("discard-state", "start afresh when the state file cannot be used", requires: "state"),
                 .option("launch-timeout", "S", "seconds a scene process has to say hello (default 10)"),
                 .option("heartbeat", "S", "seconds between pings of every scene process (default 5)"),
+                .option("history", "N", "events kept in memory for subscribers that resume with since (default 10000)"),
                 .option("socket", "PATH", "the socket to serve on (default: the app's default socket)", kind: .file, shared: true),
                 .option(
                     "app", "NAME", "the app whose default socket to serve on (default: the manifest's app)", shared: true),

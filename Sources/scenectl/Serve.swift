@@ -37,6 +37,7 @@ enum Serve {
         do {
             if let text = arguments.option("launch-timeout") { configuration.launchTimeout = try seconds(text, "--launch-timeout") }
             if let text = arguments.option("heartbeat") { configuration.heartbeatInterval = try seconds(text, "--heartbeat") }
+            if let text = arguments.option("history") { configuration.historyLimit = try count(text, "--history") }
         } catch {
             standardError("scenectl: \(error.message)")
             return .usage
@@ -101,6 +102,11 @@ enum Serve {
             standardError("scenectl: the process that started this coordinator has ended; shutting down")
             await coordinator.shutdown()
         }
+    }
+
+    private static func count(_ text: String, _ option: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value >= 0 else { throw UsageError("\(option) takes a whole number (0 or more), not \"\(text)\"") }
+        return value
     }
 
     private static func seconds(_ text: String, _ option: String) throws(UsageError) -> Duration {
