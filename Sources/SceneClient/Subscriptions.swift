@@ -170,6 +170,12 @@ public final class ResumingSubscription: Sendable {
         broadcaster.finish()
     }
 
+    /// Closes the current connection as a failing socket would: the subscription
+    /// connects again and resumes (for tests of exactly that).
+    package func interrupt() {
+        state.withLock { $0.connection }?.close()
+    }
+
     private var cancelled: Bool { state.withLock { $0.cancelled } || Task.isCancelled }
 
     private func run(

@@ -28,7 +28,8 @@ public struct JournalMark: Codable, Hashable, Sendable {
 /// appended as it is emitted. Event numbers go on from one run to the next, so a line's
 /// number names its event across restarts. ``GroupCommit`` makes the lines durable (`fsync`) on a
 /// writer thread before the answers to the requests that caused them are sent. Each
-/// state-file write compacts it: what the snapshot includes is dropped.
+/// state-file write compacts it: what the snapshot includes is dropped, except the last
+/// `keep` events, which stay for subscribers that resume after a restart (`since`).
 final class Journal: Sendable {
     let path: String
     /// This coordinator run's id.
@@ -58,12 +59,17 @@ final class Journal: Sendable {
     /// Writes, fsyncs and compactions, one at a time, in order.
     let writer = DispatchQueue(label: "scene-coordinator.journal")
 
-    init(path: String) throws(SocketError) {
+    /// How many of the events a snapshot includes a compaction keeps: the coordinator's
+    /// history limit.
+    let keep: Int
+
+    init(path: String, keep: Int = 0) throws(SocketError) {
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
         // A line cut short by a crash is dropped, so the next line starts a line of its own.
         Journal.cutTornTail(fd)
         self.path = path
+        self.keep = max(0, keep)
         self.run = SceneToken.make().text
         // The lines already there (since the last compaction) stay until the next one.
         var state = State(fd: fd)
@@ -184,8 +190,11 @@ final class Journal: Sendable {
         if keep < size { _ = ftruncate(fd, keep) }
     }
 
-    /// Drops the lines a snapshot up to `seq` includes: the rest is rewritten to a new
-    /// file (temporary, fsync, rename), which appends continue in.
+    /// Drops the lines a snapshot up to `seq` includes, but for the last ``keep`` lines of
+    /// the file: the rest is rewritten to a new file (temporary, fsync, rename), which
+    /// appends continue in. With lines to keep, the file is rewritten only once it can drop
+    /// as many as it keeps, so that it holds between `keep` and twice as many lines and a
+    /// busy coordinator does not rewrite them at every state write.
     func compact(through seq: UInt64) async {
         await withCheckedContinuation { continuation in
             writer.async {
@@ -198,7 +207,10 @@ final class Journal: Sendable {
     private func rewrite(keepingAfter seq: UInt64) {
         // Holding the lock for the rewrite keeps appends out of the gap between files.
         let durable = state.withLock { state -> (through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
-            state.lines.removeAll { $0.seq <= seq }
+            let included = state.lines.prefix { $0.seq <= seq }.count
+            let drop = min(included, state.lines.count - keep)
+            guard drop > 0, keep == 0 || drop >= keep else { return nil }
+            state.lines.removeFirst(drop)
             let fd: Int32
             do {
                 fd = try DurableFile.replace(path, with: state.lines.flatMap(\.bytes))
@@ -223,10 +235,11 @@ final class Journal: Sendable {
     // MARK: Replay
 
     /// The events in the journal at `path` that a snapshot with `mark` does not include, in
-    /// order: the lines of the mark's run after its number, then every line of the runs
-    /// that came after it (started on this state, they wrote no state file yet). Without a
-    /// mark, every line. Lines of earlier runs, and a last line cut short by a crash, are
-    /// skipped.
+    /// order: the lines numbered after the mark (numbers go on across runs), and every line
+    /// of the runs that came after the mark's run (started on this state, they wrote no
+    /// state file yet; so journals whose runs numbered from 1 each are read as before).
+    /// Without a mark, every line. The lines a compaction kept for resuming subscribers,
+    /// and a last line cut short by a crash, are skipped.
     static func unapplied(at path: String, after mark: JournalMark?) -> [JSONValue] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         var events: [JSONValue] = []
@@ -238,7 +251,7 @@ final class Journal: Sendable {
             if let mark, run == mark.run {
                 reachedMarkRun = true
                 guard number > mark.seq else { continue }
-            } else if !reachedMarkRun {
+            } else if let mark, !reachedMarkRun, number <= mark.seq {
                 continue
             }
             events.append(event)
