@@ -125,14 +125,15 @@ public enum SubscriptionUpdate: Hashable, Sendable {
 ///   again).
 public final class ResumingSubscription: Sendable {
     private let broadcaster = EventBroadcaster<SubscriptionUpdate>()
-    private let state = Locked<(last: UInt64?, task: Task<Void, Never>?, connection: SceneConnection?, cancelled: Bool)>(
-        (nil, nil, nil, false))
+    private let state = Locked<(last: UInt64, task: Task<Void, Never>?, connection: SceneConnection?, cancelled: Bool)>(
+        (0, nil, nil, false))
 
     /// Every update, from the first subscription's answer on.
     public let updates: EventStream<SubscriptionUpdate>
 
-    /// The number a reconnect would resume after; nil before the first answer.
-    public var lastSeq: UInt64? { state.withLock { $0.last } }
+    /// The number a reconnect would resume after: the subscription's first answer's
+    /// `seq` (or the `since` it was given), then the last event received.
+    public var lastSeq: UInt64 { state.withLock { $0.last } }
 
     /// Connects to the coordinator at `path`, subscribes with `filter` (resuming after
     /// `since` when given), and keeps the subscription up until ``cancel()``.
@@ -146,7 +147,10 @@ public final class ResumingSubscription: Sendable {
         updates = broadcaster.subscribe(buffering: .unbounded)
         let connection = try await SceneConnection.connect(path: path, client: client, timeout: timeout)
         let (seq, stream) = try await connection.subscribe(filter, since: since)
-        state.withLock { $0.connection = connection }
+        state.withLock { state in
+            state.connection = connection
+            state.last = since ?? seq
+        }
         let task = Task { [weak self] () -> Void in
             guard let self else { return }
             await self.run(first: (seq, stream), since: since, path: path, client: client, filter: filter, retry: retry,

@@ -234,6 +234,19 @@ final class Journal: Sendable {
 
     // MARK: Replay
 
+    /// The mark of the last line of the journal at `path` (its run and number): a snapshot
+    /// with it includes the whole journal. Nil when the journal has no line.
+    static func lastMark(at path: String) -> JournalMark? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        for line in data.split(separator: UInt8(ascii: "\n")).reversed() {
+            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
+                let number = record["seq"]?.intValue.flatMap(UInt64.init(exactly:))
+            else { continue }
+            return JournalMark(run: run, seq: number)
+        }
+        return nil
+    }
+
     /// The events in the journal at `path` that a snapshot with `mark` does not include, in
     /// order: the lines numbered after the mark (numbers go on across runs), and every line
     /// of the runs that came after the mark's run (started on this state, they wrote no

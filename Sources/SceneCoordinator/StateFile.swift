@@ -179,11 +179,14 @@ extension StateFile {
         // Deliberately kept open: the lock lasts as long as this process.
     }
 
-    /// Replaces the state at `path` with `state` and removes the journal: what the
-    /// journal held is in `state` now, and the next run's journal starts empty.
+    /// Replaces the state at `path` with `state`, marked as including every line of its
+    /// journal: what the journal held is in `state` now (or was left out on purpose), and
+    /// is never applied again. The lines stay in the journal, for subscribers that resume
+    /// across the restart, until a compaction drops them.
     public static func fold(_ state: CoordinatorState, into path: String) throws(SocketError) {
-        try write(state, to: path)
-        unlink(CoordinatorState.journalPath(for: path))
+        var folded = state
+        folded.journal = Journal.lastMark(at: CoordinatorState.journalPath(for: path)) ?? state.journal
+        try write(folded, to: path)
     }
 }
 

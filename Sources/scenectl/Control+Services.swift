@@ -55,7 +55,7 @@ extension Request {
         }
         connection.close()
         let subscription = try await ResumingSubscription(path: socketPath, client: "scenectl/watch", filter: filter, since: since)
-        if !asJSON { emit("following from seq \(subscription.lastSeq ?? 0); interrupt to stop") }
+        if !asJSON { emit("following from seq \(subscription.lastSeq); interrupt to stop") }
         for await update in subscription.updates {
             switch update {
             case .event(let event):

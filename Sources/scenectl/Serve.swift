@@ -120,8 +120,8 @@ enum Serve {
     ///
     /// - One coordinator per state file: a second is refused before it touches anything.
     /// - A journal is folded into the state file here (when its changes fit the manifest;
-    ///   else the last snapshot is kept and that is said), so the new run's journal starts
-    ///   empty.
+    ///   else the last snapshot is kept and that is said): the state is marked as including
+    ///   all of it, and its lines stay for subscribers that resume across the restart.
     private static func loadState(_ path: String, manifest: Manifest, discard: Bool) async -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
         let state: CoordinatorState?
         do {

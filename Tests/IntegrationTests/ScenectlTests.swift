@@ -320,7 +320,9 @@ struct ScenectlTests {
     func demo() async throws {
         let result = try await scenectl(["demo"])
         #expect(result.code == 0, "\(result.err)")
-        #expect(result.out.contains("notes-1 (a process) asks the assistant to greet it (scene.call) → hello, notes-1"))
+        #expect(result.out.contains("notes-1 (a process) asks assistant, not open yet, to greet it → the coordinator opens it (activatable; its code runs in scenectl itself) and relays: hello, notes-1"))
+        #expect(result.out.contains(#"a subscriber to signal greeted hears: assistant-1 emitted greeted {"count":1,"name":"notes-1"}"#))
+        #expect(result.out.contains("params.name must be string"))
         #expect(result.out.contains("11. A scene process killed with SIGKILL comes back with its path"))
         #expect(result.out.contains("handled by its program: viewer-4 and viewer-5"))
         #expect(result.out.contains(#"the presenter gets {"picked":"Lisbon"}"#))

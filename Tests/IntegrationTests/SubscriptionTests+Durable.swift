@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneCore
+import SceneJSON
+import SceneWire
+import Testing
+
+extension SubscriptionTests {
+    @Test("a durable coordinator killed with SIGKILL and started again replays, from its journal, every event after a subscriber's since")
+    func durableResume() async throws {
+        try await withTemporaryFolder { folder in
+            let manifest = repositoryRoot.appendingPathComponent("Protocols/examples/demo.manifest.json").path
+            let arguments = ["serve", "--manifest", manifest, "--socket", folder.file("s.sock"), "--state", folder.file("state.json"), "--durable"]
+            let first = try ChildProcess(arguments)
+            defer { first.kill() }
+            _ = try await first.readOutput(until: "serving")
+            let control = try await SceneConnection.connect(path: folder.file("s.sock"), client: "load", timeout: 20)
+            _ = try await control.open("main")
+            let seen = try await control.subscribe(EventFilter(topics: [])).seq
+            for step in 0..<30 { _ = try await control.send(step % 2 == 0 ? .push(.integer(step)) : .pop, to: "main-1") }
+            // Every answer above was sent once its event was on disk.
+            kill(first.pid, SIGKILL)
+            control.close()
+            _ = await first.wait()
+
+            let second = try ChildProcess(arguments)
+            defer { second.kill() }
+            _ = try await second.readOutput(until: "serving")
+            let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "resume", timeout: 20)
+            defer { again.close() }
+            let (answered, events) = try await again.subscribe(EventFilter(), since: seen)
+            var replayed: [WireEvent] = []
+            for await event in events {
+                replayed.append(event)
+                if event.seq == answered { break }
+            }
+            #expect(replayed.map(\.seq) == Array((seen + 1)...answered))
+            // The previous run's 30 changes, then what the restart itself emitted, numbered on.
+            #expect(replayed.prefix(30).allSatisfy { $0.type == "flow.changed" })
+            #expect(replayed.dropFirst(30).contains { $0.type == "scene.opened" })
+            _ = try await again.send(.push("after"), to: "main-1")
+            #expect(try await again.subscribe(EventFilter(topics: [])).seq > answered)
+        }
+    }
+
+    @Test("a coordinator that is not durable and started afresh answers a since from its previous run history_gone")
+    func freshStartForgets() async throws {
+        try await withServer { server in
+            let client = try await server.connect()
+            do {
+                _ = try await client.subscribe(EventFilter(), since: 500)
+                Issue.record("a since from another run was served")
+            } catch let error as ClientError {
+                guard case .remote(let wire) = error else { throw error }
+                #expect(wire.reason == "history_gone")
+                #expect(wire.data["last"] == 0)
+            }
+        }
+    }
+}
