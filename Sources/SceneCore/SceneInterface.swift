@@ -50,7 +50,7 @@ public struct SceneInterface: Hashable, Sendable {
     /// Reads an interface as a manifest writes it: `{"methods": {name: {"params"?,
     /// "result"?}}, "signals": {name: {"payload"?}}}`.
     ///
-    /// - Throws: ``JSONSchemaError`` with every problem, by its path under `path`.
+    /// - Throws: `JSONSchemaError` with every problem, by its path under `path`.
     public init(json: JSONValue, path: String = "interface") throws(JSONSchemaError) {
         var problems: [JSONProblem] = []
         func report(_ at: String, _ message: String) { problems.append(JSONProblem(path: at, message: message)) }
