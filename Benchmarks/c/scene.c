@@ -9,9 +9,11 @@
 //   report                -> {"count": n, "latencies": [µs, ...]}: the fan-out samples
 //                            taken since the last report
 //   anything else         -> -32601
-// With BENCH_SUBSCRIBE=1 in its environment it subscribes to the "flow" topic, and for
-// every event whose text holds "t":NANOSECONDS (a CLOCK_MONOTONIC time written by the
-// sender) it records how long the event took to arrive. It exits when the connection
+// With BENCH_SUBSCRIBE=1 in its environment it subscribes to the "flow" and "signal"
+// topics, and for every event whose text holds "t":NANOSECONDS (a CLOCK_MONOTONIC time
+// written by the sender) it records how long the event took to arrive. With
+// BENCH_SUBSCRIBE=deaf it subscribes to signals named "none" only, which no sender emits:
+// whatever it receives is what a filter failed to hold back. It exits when the connection
 // closes. Frames are read in bulk and the answers to one read are written together.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -231,7 +233,9 @@ int main(void) {
     request(fd, hello);
     const char *subscribe = getenv("BENCH_SUBSCRIBE");
     if (subscribe && strcmp(subscribe, "1") == 0)
-        request(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":{\"topics\":[\"flow\"]}}");
+        request(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":{\"topics\":[\"flow\",\"signal\"]}}");
+    else if (subscribe && strcmp(subscribe, "deaf") == 0)
+        request(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":{\"topics\":[\"signal\"],\"signals\":[\"none\"]}}");
     for (;;) {
         if (frame_wait_readable(fd) < 0) return 1;
         ssize_t got = recv(fd, input + used, sizeof input - used, MSG_DONTWAIT);

@@ -126,6 +126,7 @@ let manifest: JSONValue = [
         ["id": "c-echo", "kind": "window", "launch": ["command": [.string(cScene)]]],
         ["id": "swift-echo", "kind": "window", "launch": ["command": [.string(swiftScene)]]],
         ["id": "listener", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "1"]]],
+        ["id": "deaf", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "deaf"]]],
     ],
 ]
 try manifest.description.write(toFile: path("bench.json"), atomically: true, encoding: .utf8)
@@ -382,28 +383,52 @@ let listenerIDs = (1...listeners).map { "listener-\($0)" }
 for id in listenerIDs { _ = try await control.callScene(.instance(id), method: "report") }
 let fanoutBoard = try await control.open("board").instance.id
 let events = 200
-for _ in 0..<events {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let sent = Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+
+/// Sends `events` events stamped with the time they are sent, paced 5 ms apart, each
+/// by `send`; answers every arrival latency the listeners took.
+func fanOut(_ send: (_ sent: Int) async throws -> Void) async throws -> [Double] {
+    for _ in 0..<events {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        try await send(Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec))
+        try await Task.sleep(for: .milliseconds(5))  // pacing: one event at a time, not a queue
+    }
+    var latencies: [Double] = []
+    let clock = ContinuousClock()
+    let collectDeadline = clock.now + .seconds(30)
+    for id in listenerIDs {
+        // The last events may still be on their way to a scene: ask until it has them all.
+        var received: [Double] = []
+        while received.count < events, clock.now < collectDeadline {
+            let report = try await control.callScene(.instance(id), method: "report")
+            received += report["latencies"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+            if received.count < events { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        latencies += received
+    }
+    return latencies
+}
+
+// flow.changed: two flow changes per event (a push with the time, a pop).
+let fanout = try await fanOut { sent in
     _ = try await control.call("flow.send", params: ["instance": .string(fanoutBoard), "intent": ["type": "push", "route": ["screen": "tick", "t": .integer(sent)]]])
     _ = try await control.call("flow.send", params: ["instance": .string(fanoutBoard), "intent": ["type": "pop"]])
-    try await Task.sleep(for: .milliseconds(5))  // pacing: one event at a time, not a queue
-}
-var fanout: [Double] = []
-let clock = ContinuousClock()
-let collectDeadline = clock.now + .seconds(30)
-for id in listenerIDs {
-    // The last events may still be on their way to a scene: ask until it has them all.
-    var received: [Double] = []
-    while received.count < events, clock.now < collectDeadline {
-        let report = try await control.callScene(.instance(id), method: "report")
-        received += report["latencies"]?.arrayValue?.compactMap(\.doubleValue) ?? []
-        if received.count < events { try await Task.sleep(for: .milliseconds(10)) }
-    }
-    fanout += received
 }
 let rssAfterFanout = residentKiB(coordinator.processIdentifier)
+// signal.emitted: one signal per event, from the same instance.
+func emitTick(_ sent: Int) async throws {
+    try await control.emit("tick", payload: ["t": .integer(sent)], instance: fanoutBoard)
+}
+let signalFanout = try await fanOut(emitTick)
+// The same, with 100 more subscribers whose filter takes none of it.
+for _ in 0..<listeners { _ = try await control.open("deaf") }
+for number in 1...listeners { _ = try await control.callScene(.instance("deaf-\(number)"), method: "report") }
+let signalFanoutBesideDeaf = try await fanOut(emitTick)
+var deafReceived = 0
+for number in 1...listeners {
+    deafReceived += try await control.callScene(.instance("deaf-\(number)"), method: "report")["count"]?.intValue ?? 0
+}
+_ = try await control.dismiss(scene: "deaf", force: true)
 _ = try await control.dismiss(scene: "listener", force: true)
 control.close()
 
@@ -713,6 +738,8 @@ scale.append("| 100 C scene processes connected, each subscribed to flow events 
 scale.append("| 100,000 instances open (one scene), `state` asked again and again on one connection: \(f1(Double(bigStateBytes) / 1_048_576)) MiB each | \(f0(bigStates.calls)) answered in \(fairSeconds) s, p50 \(f1(bigStates.measurement.p50 / 1000)) ms; a ping on another connection meanwhile: p50 \(f1(pingDuringState.p50)) µs, p99 \(f1(pingDuringState.p99 / 1000)) ms, longest \(f1((pingDuringState.longest ?? 0) / 1000)) ms (without the states: p99 \(f1(quietPing.p99 / 1000)) ms) | \(mib(bigRSS)) |")
 scale.append("| 50 scene processes (the C scene) opened at once, each by its own connection | all 50 active in \(f0(burst.measurement.p99 / 1000)) ms (the slowest open); a ping on another connection meanwhile: p50 \(f1(pingDuringSpawns.p50)) µs, p99 \(f1(pingDuringSpawns.p99 / 1000)) ms, longest \(f1((pingDuringSpawns.longest ?? 0) / 1000)) ms | |")
 scale.append("| fan-out: \(events) flow changes, each an event to 100 scenes (paced 5 ms apart) | \(fanout.count) of \(events * listeners) events received; latency p50 \(f1(percentile(fanout, 0.5))) µs, p99 \(f1(percentile(fanout, 0.99))) µs, max \(f1(fanout.max() ?? 0)) µs | \(mib(rssAfterFanout)) |")
+scale.append("| fan-out: \(events) signals (`scene.emit`), each a `signal.emitted` to the same 100 scenes (paced 5 ms apart) | \(signalFanout.count) of \(events * listeners) events received; latency p50 \(f1(percentile(signalFanout, 0.5))) µs (\(ratio(percentile(signalFanout, 0.5), percentile(fanout, 0.5))) the flow fan-out's), p99 \(f1(percentile(signalFanout, 0.99))) µs, max \(f1(signalFanout.max() ?? 0)) µs | |")
+scale.append("| the same beside 100 more scenes subscribed to signals with a filter none matches (`signals: [\"none\"]`) | \(signalFanoutBesideDeaf.count) of \(events * listeners) received by the 100 that match, p50 \(f1(percentile(signalFanoutBesideDeaf, 0.5))) µs (\(ratio(percentile(signalFanoutBesideDeaf, 0.5), percentile(signalFanout, 0.5))) without them), p99 \(f1(percentile(signalFanoutBesideDeaf, 0.99))) µs; the 100 that do not match received \(deafReceived) events | |")
 scale.append("")
 
 print("")

@@ -329,6 +329,8 @@ ok("subscribe: signals of some scenes only", 55, "subscribe", {"topics": ["signa
 ok("subscribe: events about some instances, since the start", 56, "subscribe", {"instances": ["main-1"], "since": 0})
 refused("subscribe: an instances filter naming no instance id is invalid params", 57, "subscribe", {"instances": ["main"]}, -32602)
 refused("subscribe: a since newer than the last event is history_gone", 58, "subscribe", {"since": 99}, -32000, "history_gone")
+refused("subscribe: a since numbered by another coordinator (origin) is history_gone", 59, "subscribe",
+        {"since": 0, "origin": "another-run"}, -32000, "history_gone")
 ok("unsubscribe: without a subscription", 54, "unsubscribe", {})
 
 # ---------------------------------------------------------------- server messages (sent back to the server: -32600, missing method)
@@ -372,7 +374,7 @@ response("response: auth.set with a replay that failed", 46, {"replayed": {"erro
 response("response: state of a fresh demo registry", 48, {
     "app": "demo", "scenes": DEMO_SCENES, "instances": [], "focused": None, "immersive": None, "pendingLink": None,
     "phase": "background", "seq": 0})
-response("response: subscribe result", 50, {"seq": 0})
+response("response: subscribe result", 50, {"seq": 0, "origin": "Mx0g4Zq7c1RkT2uV"})
 response("response: flow.send changed", 24, {"outcome": "changed", "path": [{"type": "push", "route": {"screen": "page"}}]})
 response("response: flow.batch with a rejected intent", 33, {
     "outcomes": [{"outcome": "changed"}, {"outcome": "rejected", "error": wire_error(

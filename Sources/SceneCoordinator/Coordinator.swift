@@ -134,10 +134,13 @@ public final class Coordinator<R: Route>: Sendable {
     /// mark knows, so numbers never repeat across restarts. Nil unless durable.
     private static func openJournal(_ configuration: CoordinatorConfiguration, continuing registry: SceneRegistry<R>) throws -> Journal? {
         guard let path = configuration.stateFile, configuration.durable else { return nil }
-        let journal = try Journal(path: CoordinatorState.journalPath(for: path), keep: configuration.historyLimit)
-        // The state file was read and checked by whoever passed its snapshot; here only its mark counts.
-        let marked = ((try? StateFile.read(path)) ?? nil)?.journal?.seq ?? 0
-        registry.continueNumbering(after: max(marked, journal.lastRecorded))
+        // The state file was read and checked by whoever passed its snapshot; here only its
+        // mark and origin count.
+        let state = (try? StateFile.read(path)) ?? nil
+        let journal = try Journal(
+            path: CoordinatorState.journalPath(for: path), keep: configuration.historyLimit,
+            origin: state?.origin ?? SceneToken.make().text)
+        registry.continueNumbering(after: max(state?.journal?.seq ?? 0, journal.lastRecorded))
         return journal
     }
 

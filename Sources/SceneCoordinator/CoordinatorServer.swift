@@ -13,9 +13,13 @@ final class CoordinatorServer: ListenerHandler {
     /// With `--durable`: registry answers wait until their events are on disk.
     let groupCommit: GroupCommit?
     /// Where each registry event goes, as it is emitted.
-    let fanout = EventFanout()
+    let fanout: EventFanout
     /// The last events, for subscribers that resume.
     let history: EventHistory
+    /// The id of the line of event numbers this coordinator continues (`origin` in a
+    /// `subscribe` answer): a durable coordinator's, kept across its restarts; else this
+    /// run's own.
+    let origin: String
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -41,10 +45,18 @@ final class CoordinatorServer: ListenerHandler {
         self.registry = registry
         self.history = history
         self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
+        if let journal {
+            // What the restore emitted waits for the disk like everything after it.
+            fanout = EventFanout(delivered: journal.openedThrough, holding: history.entries(after: journal.openedThrough))
+        } else {
+            fanout = EventFanout(delivered: registry.sequence)
+        }
+        origin = journal?.origin ?? SceneToken.make().text
         self.configuration = configuration
         self.loop = loop
         self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)
         let events = LoopBound(fanout, loop: loop)
+        groupCommit?.onSynced = { seq in events.value.release(through: seq) }
         let scenes = supervisor.bound
         fanout.sceneChanged = { event in Session.relayToScene(event) { scenes.value.session(of: $0) } }
         registry.observeEvents { event in events.value.publish(event) }

@@ -144,8 +144,8 @@ final class EventHistory {
     /// The events after `seq`, in order.
     func entries(after seq: UInt64) -> [Entry] {
         guard let oldest, let last, seq < last else { return [] }
-        // Numbers run without gaps within one run; a seeded journal may have one where the
-        // previous run's restore events were not journaled, so search rather than index.
+        // Numbers run without gaps within one line of runs, but a restart may skip some (the
+        // state's mark can be past the journal's last line): search rather than index.
         var found: [Entry] = []
         let skip = seq >= oldest ? Int(min(UInt64(ring.count), seq - oldest)) : 0
         var index = skip

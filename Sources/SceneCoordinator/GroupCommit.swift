@@ -12,6 +12,9 @@ final class GroupCommit {
     private(set) var synced: UInt64 = 0
     /// Sessions with answers waiting for the disk.
     private var waiting: [Session] = []
+    /// Told the number of the last event on disk each time it grows, before the answers
+    /// waiting for it are written (the events they caused go out first, as without a journal).
+    var onSynced: ((UInt64) -> Void)?
 
     init(journal: Journal, loop: EventLoop) {
         self.journal = journal
@@ -45,6 +48,7 @@ final class GroupCommit {
 
     private func didSync(through seq: UInt64) {
         synced = max(synced, seq)
+        onSynced?(synced)
         release()
     }
 
@@ -54,6 +58,7 @@ final class GroupCommit {
         commit()
         journal.writer.sync {}  // every write started before this one is done
         synced = max(synced, journal.lastRecorded)
+        onSynced?(synced)
         release()
     }
 

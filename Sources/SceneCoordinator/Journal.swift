@@ -27,9 +27,10 @@ public struct JournalMark: Codable, Hashable, Sendable {
 /// one JSON line each (`{"run", "seq", "event"}`, the event as the wire carries it),
 /// appended as it is emitted. Event numbers go on from one run to the next, so a line's
 /// number names its event across restarts. ``GroupCommit`` makes the lines durable (`fsync`) on a
-/// writer thread before the answers to the requests that caused them are sent. Each
-/// state-file write compacts it: what the snapshot includes is dropped, except the last
-/// `keep` events, which stay for subscribers that resume after a restart (`since`).
+/// writer thread before the answers to the requests that caused them are sent (and before
+/// subscribers are sent the events). A state-file write compacts it: what the snapshot
+/// includes is dropped, except the last `keep` events, which stay for subscribers that
+/// resume after a restart (`since`).
 final class Journal: Sendable {
     let path: String
     /// This coordinator run's id.
@@ -62,14 +63,17 @@ final class Journal: Sendable {
     /// How many of the events a snapshot includes a compaction keeps: the coordinator's
     /// history limit.
     let keep: Int
+    /// The id of the line of runs that number their events on from one another.
+    let origin: String
 
-    init(path: String, keep: Int = 0) throws(SocketError) {
+    init(path: String, keep: Int = 0, origin: String = SceneToken.make().text) throws(SocketError) {
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
         // A line cut short by a crash is dropped, so the next line starts a line of its own.
         Journal.cutTornTail(fd)
         self.path = path
         self.keep = max(0, keep)
+        self.origin = origin
         self.run = SceneToken.make().text
         // The lines already there (since the last compaction) stay until the next one.
         var state = State(fd: fd)
@@ -205,19 +209,33 @@ final class Journal: Sendable {
     }
 
     private func rewrite(keepingAfter seq: UInt64) {
-        // Holding the lock for the rewrite keeps appends out of the gap between files.
-        let durable = state.withLock { state -> (through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
+        // The lines kept are written and made durable without the lock, so the loop goes on
+        // recording meanwhile (lines are only ever appended while this runs: compactions and
+        // writes take turns on the writer).
+        let plan = state.withLock { state -> (drop: Int, count: Int, bytes: [UInt8])? in
             let included = state.lines.prefix { $0.seq <= seq }.count
             let drop = min(included, state.lines.count - keep)
             guard drop > 0, keep == 0 || drop >= keep else { return nil }
-            state.lines.removeFirst(drop)
+            return (drop, state.lines.count, state.lines[drop...].flatMap(\.bytes))
+        }
+        guard let plan else { return }
+        let replacement: DurableFile.Replacement
+        do {
+            replacement = try DurableFile.Replacement(path, writing: plan.bytes)
+        } catch {
+            Log.error("cannot compact the journal: \(error)")
+            return
+        }
+        // Holding the lock for the switch keeps appends out of the gap between files.
+        let durable = state.withLock { state -> (through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
             let fd: Int32
             do {
-                fd = try DurableFile.replace(path, with: state.lines.flatMap(\.bytes))
+                fd = try replacement.commit(adding: state.lines[plan.count...].flatMap(\.bytes))
             } catch {
                 Log.error("cannot compact the journal: \(error)")
                 return nil
             }
+            state.lines.removeFirst(plan.drop)
             close(state.fd)
             state.fd = fd
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
@@ -234,17 +252,19 @@ final class Journal: Sendable {
 
     // MARK: Replay
 
-    /// The mark of the last line of the journal at `path` (its run and number): a snapshot
-    /// with it includes the whole journal. Nil when the journal has no line.
+    /// The mark of the highest-numbered line of the journal at `path` (its run and
+    /// number): a snapshot with it includes the whole journal (a journal whose runs each
+    /// numbered from 1 included). Nil when the journal has no line.
     static func lastMark(at path: String) -> JournalMark? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        for line in data.split(separator: UInt8(ascii: "\n")).reversed() {
+        var highest: JournalMark?
+        for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
                 let number = record["seq"]?.intValue.flatMap(UInt64.init(exactly:))
             else { continue }
-            return JournalMark(run: run, seq: number)
+            if number >= highest?.seq ?? 0 { highest = JournalMark(run: run, seq: number) }
         }
-        return nil
+        return highest
     }
 
     /// The events in the journal at `path` that a snapshot with `mark` does not include, in

@@ -153,6 +153,9 @@ enum RegistryRequest: Sendable {
         case .linkOpen:
             guard case .string(let url)? = members["url"] else { return nil }
             self = .link(url)
+        case .sceneEmit:
+            guard let id = instance(), case .string(let signal)? = members["signal"], !signal.isEmpty else { return nil }
+            self = .emit(id, signal: signal, payload: absent("payload") ? nil : members["payload"])
         case .state:
             self = .state
         default:

@@ -27,8 +27,16 @@ extension Session {
             reply(id, error: error)
             return
         }
-        let current = server.registry.sequence
+        // What subscribers have been sent so far (with a durable journal, what is on disk).
+        let current = server.fanout.delivered
         var missed: [EventHistory.Entry] = []
+        if let origin = request.origin, request.since != nil, origin != server.origin {
+            reply(id, error: .domain(
+                reason: WireReason.historyGone,
+                message: "these events are numbered afresh (origin \(server.origin)), not in the line of origin \(origin)",
+                data: ["oldest": .integer(Int(server.history.oldest ?? current + 1)), "last": .integer(Int(current))]))
+            return
+        }
         if let since = request.since, since != current {
             switch server.replay(after: since, through: current) {
             case .events(let entries):
@@ -46,9 +54,12 @@ extension Session {
         for entry in missed where subscription.takes(entry.keys) {
             connection.sendFramed(entry.frame)
         }
+        // A replay past the write-queue cap disconnects the peer (it resumes from what it
+        // got): a closed session must not be subscribed again.
+        guard !connection.isClosed else { return }
         self.subscription = subscription
         server.fanout.subscribe(self)
-        reply(id, result: WireCodec.json(SubscribeResult(seq: current)))
+        reply(id, result: WireCodec.json(SubscribeResult(seq: current, origin: server.origin)))
     }
 
     func unsubscribe() {
@@ -82,7 +93,8 @@ extension CoordinatorServer {
                 entries.append(EventHistory.Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event)))
             }
         }
-        entries += history.entries(after: since)
+        // A durable coordinator's history also holds events not on disk yet: they follow live.
+        entries += history.entries(after: since).prefix { $0.seq <= current }
         // Resumable only when nothing is missing in between.
         var expected = since + 1
         for entry in entries {

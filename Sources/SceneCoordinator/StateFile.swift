@@ -18,6 +18,9 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     public var processes: [RecordedProcess]
     /// With `--durable`: the last journal event the snapshot includes.
     public var journal: JournalMark?
+    /// With `--durable`: the id of the line of runs whose events are numbered on from one
+    /// another (the `origin` a `subscribe` answers); kept across restarts.
+    public var origin: String?
     /// The kernel's boot id when it was written: recorded processes are looked for only
     /// within the same boot.
     public var boot: String?
@@ -26,12 +29,15 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     public static let formatName = "scene-coordinator-state"
 
     /// A version-1 state of this boot, from its contents.
-    public init(snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil) {
+    public init(
+        snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil, origin: String? = nil
+    ) {
         self.format = Self.formatName
         self.version = 1
         self.snapshot = snapshot
         self.processes = processes
         self.journal = journal
+        self.origin = origin
         self.boot = CoordinatorState.currentBoot
     }
 
@@ -222,7 +228,8 @@ actor StateWriter {
         let (snapshot, seq) = await registry.snapshotWithSequence()
         let processes: [RecordedProcess]
         if let running { processes = running } else { processes = await self.processes() }
-        return Taken(state: CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq)), seq: seq)
+        let state = CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq), origin: journal?.origin)
+        return Taken(state: state, seq: seq)
     }
 
     /// Writes the state as it is now, unless the last write is done.

@@ -190,7 +190,7 @@ struct ManifestReader {
         }
         let hosting: SceneHosting = inProcess ? .inProcess : launch.map { .process($0) } ?? .virtual
         let (decides, decideTimeout) = readDecides(members, at: path, hasCode: hosting != .virtual)
-        let (activatable, interface) = readService(members, at: path, hasCode: hosting != .virtual)
+        let (activatable, interface) = readService(members, at: path, hasCode: hosting != .virtual, policy: policy)
         guard let kind else { return nil }
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,

@@ -75,13 +75,18 @@ extension ManifestReader {
 
     /// `activatable` and `interface`: how the scene serves others. Both need code behind
     /// the scene (a virtual instance answers no call and emits no signal).
-    mutating func readService(_ members: [String: JSONValue], at path: String, hasCode: Bool) -> (Bool, SceneInterface?) {
+    mutating func readService(
+        _ members: [String: JSONValue], at path: String, hasCode: Bool, policy: InstancePolicy?
+    ) -> (Bool, SceneInterface?) {
         var activatable = false
         if let value = members["activatable"] {
             if case .bool(let flag) = value { activatable = flag } else { report("\(path).activatable", "must be true or false") }
         }
         if activatable, !hasCode {
             report("\(path).activatable", "only a scene with a launch command or running in process can answer the call that opens it")
+        }
+        if activatable, policy == .perValue {
+            report("\(path).activatable", "a scene that opens one instance per value cannot be activated by a call, which gives no value")
         }
         guard let json = members["interface"] else { return (activatable, nil) }
         if !hasCode {

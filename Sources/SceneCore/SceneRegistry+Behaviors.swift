@@ -28,7 +28,7 @@ extension SceneRegistry {
         if case .instance(let id) = target, let workers = host?.callees.workers(id) {
             return try await Callees.call(call, on: workers, instance: id, timeout: wait)
         }
-        let (id, backing) = try await callee(target)
+        let (id, backing) = try await callee(target, for: "scene.call")
         return try await backing.call(call, on: id, timeout: wait)
     }
 
@@ -41,12 +41,12 @@ extension SceneRegistry {
     public nonisolated func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
         guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
         if let refusal = refusal(of: call, to: target.scene) { throw refusal }
-        let (id, backing) = try await callee(target)
+        let (id, backing) = try await callee(target, for: "scene.notify")
         try await backing.notify(call, on: id)
     }
 
     /// The instance `target` names (an activatable scene's opened for it) and what backs it.
-    private func callee(_ target: SceneTarget) async throws(SceneError) -> (InstanceID, any SceneBacking) {
+    private func callee(_ target: SceneTarget, for request: String) async throws(SceneError) -> (InstanceID, any SceneBacking) {
         let id: InstanceID
         switch target {
         case .instance(let named):
@@ -54,7 +54,7 @@ extension SceneRegistry {
             id = named
         case .scene(let scene):
             do throws(RegistryRejection) {
-                id = try await finish(beginActivation(of: scene, for: "scene.call")).get()
+                id = try await finish(beginActivation(of: scene, for: request)).get()
             } catch {
                 throw SceneError(error)
             }

@@ -88,21 +88,22 @@ extension SceneRegistry {
     /// Announces `signal` from instance `id`: a `signal.emitted` event with `payload`,
     /// which subscribers of topic `signal` receive.
     ///
-    /// - Throws: -32602 when the payload breaks the schema the scene's interface gives the
-    ///   signal (no event); `not_open` when `id` is not open (or still opening), `unknown_signal` when the
-    ///   scene declares an interface without `signal` (each also a `request.rejected`).
+    /// - Throws, in this order: `not_open` when `id` is not open (or still opening),
+    ///   `unknown_signal` when the scene declares an interface without `signal` (each also a
+    ///   `request.rejected`); -32602 when the payload breaks the schema the interface gives
+    ///   the signal (no event).
     public func emit(_ signal: String, payload: JSONValue?, from id: InstanceID) throws(SceneError) {
         let interface = declarationsByID[id.scene]?.interface
-        if let refusal = interface?.refusal(ofPayload: payload, signal: signal, scene: id.scene) { throw refusal }
         do throws(RegistryRejection) {
             try rejectingSync("scene.emit") { (self) throws(RegistryRejection) in
                 guard let record = self.book.records[id], record.phase != .opening else { throw .notOpen(id.description) }
                 if let interface, interface.signals[signal] == nil { throw .unknownSignal(scene: id.scene, signal: signal) }
-                self.flush()
-                self.log.emit(.signalEmitted(id, signal: signal, payload: payload))
             }
         } catch {
             throw SceneError(error)
         }
+        if let refusal = interface?.refusal(ofPayload: payload, signal: signal, scene: id.scene) { throw refusal }
+        flush()
+        log.emit(.signalEmitted(id, signal: signal, payload: payload))
     }
 }

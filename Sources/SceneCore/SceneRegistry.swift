@@ -79,6 +79,12 @@ public actor SceneRegistry<R: Route> {
         }
         for declaration in declarations {
             if byID[declaration.id] != nil { problems.append("duplicate scene id \"\(declaration.id)\"") }
+            if declaration.hosting == .virtual, declaration.activatable || declaration.interface != nil {
+                problems.append("scene \"\(declaration.id)\" is virtual: nothing would answer the calls an interface or activation is for")
+            }
+            if declaration.activatable, declaration.instances == .perValue {
+                problems.append("scene \"\(declaration.id)\" opens one instance per value: a call, which gives none, cannot activate it")
+            }
             if !SceneDeclaration<R>.isValidID(declaration.id) {
                 problems.append("scene id \"\(declaration.id)\" must be ASCII letters, digits, \"_\", \".\" and \"-\", not empty")
             }

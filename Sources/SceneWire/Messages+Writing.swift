@@ -195,7 +195,14 @@ extension LinkOpenResult: WireWritable {
 
 extension SubscribeResult: WireWritable {
     public func write(to output: inout [UInt8]) {
-        JSONValue.append(#"{"seq":"#, to: &output)
+        // Members in sorted order, as the encoder writes them.
+        output.append(UInt8(ascii: "{"))
+        if let origin {
+            JSONValue.append(#""origin":"#, to: &output)
+            JSONValue.writeQuoted(origin, to: &output)
+            output.append(UInt8(ascii: ","))
+        }
+        JSONValue.append(#""seq":"#, to: &output)
         JSONValue.writeInteger(Int(seq), to: &output)
         output.append(UInt8(ascii: "}"))
     }

@@ -150,7 +150,7 @@ enum Serve {
         }
         if let chosen {
             do {
-                try StateFile.fold(CoordinatorState(snapshot: chosen, processes: []), into: path)
+                try StateFile.fold(CoordinatorState(snapshot: chosen, processes: [], journal: state?.journal, origin: state?.origin), into: path)
             } catch {
                 standardError("scenectl: cannot write the state file: \(error)")
                 return .failure(StateFileError(path: path, problems: ["cannot write: \(error)"]))

@@ -57,6 +57,38 @@ extension SubscriptionTests {
                 #expect(wire.reason == "history_gone")
                 #expect(wire.data["last"] == 0)
             }
+            // Its numbers have reached the since: only the origin tells the runs apart.
+            _ = try await client.open("main")
+            _ = try await client.open("notes")
+            do {
+                _ = try await client.subscribe(EventFilter(), since: 1, origin: "a-previous-run")
+                Issue.record("a since numbered by another run was served")
+            } catch let error as ClientError {
+                #expect(error.reason == "history_gone")
+            }
+        }
+    }
+
+    @Test("with --durable, a subscriber is sent an event only once its journal line is on disk")
+    func durableEventsAfterDisk() async throws {
+        try await withServer(configure: { configuration in
+            configuration.stateFile = configuration.socketPath.replacingOccurrences(of: "run/demo.sock", with: "state.json")
+            configuration.durable = true
+        }) { server in
+            let journal = server.folder.file("state.json.journal")
+            let client = try await server.connect()
+            let (_, events) = try await client.subscribe(EventFilter(topics: [.flow]))
+            let main = try await client.open("main").instance.id
+            let writer = Task { for n in 1...20 { _ = try await client.send(.push(.integer(n)), to: main) } }
+            var seen = 0
+            for await event in events where event.type == "flow.changed" {
+                let lines = (try? String(contentsOfFile: journal, encoding: .utf8))?.split(separator: "\n") ?? []
+                let journaled = try lines.contains { try JSONParser.parse(Array($0.utf8))["seq"]?.intValue == Int(event.seq) }
+                #expect(journaled, "event \(event.seq) was sent before its line was on disk")
+                seen += 1
+                if seen == 20 { break }
+            }
+            try await writer.value
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SceneCoordinator
 import SceneCore
 import SceneFlow
@@ -22,5 +23,45 @@ struct JournalReplayTests {
         let after = await registry.snapshot()
         #expect(after.instances.first { $0.id.scene == "notes" }?.flow.queuedModals == [.cover("login"), .sheet("help")])
         #expect(before.applying(events.withLock { $0 }) == after)
+    }
+}
+
+@Suite("Folding a journal into the state file")
+struct JournalFoldTests {
+    private func withFolder(_ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fold-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
+    }
+
+    private let empty = RegistrySnapshot<JSONValue>(
+        app: "demo", instances: [], focusOrder: [], immersive: nil, pendingLink: nil, authenticated: false, counters: [:])
+
+    @Test("a folded state is marked as including the journal's highest-numbered line, and the lines stay")
+    func marksHighest() throws {
+        try withFolder { folder in
+            let path = "\(folder)/state.json"
+            // An older run numbered further than a later one that started again from 1.
+            let lines = [#"{"run":"a","seq":40,"event":{"seq":40,"type":"scene.focused","instance":"main-1"}}"#,
+                         #"{"run":"b","seq":3,"event":{"seq":3,"type":"scene.focused","instance":"main-1"}}"#]
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path + ".journal", atomically: true, encoding: .utf8)
+            try StateFile.fold(CoordinatorState(snapshot: empty, processes: []), into: path)
+            #expect(try StateFile.read(path)?.journal == JournalMark(run: "a", seq: 40))
+            #expect(FileManager.default.fileExists(atPath: path + ".journal"))
+        }
+    }
+
+    @Test("folding with no journal line keeps the mark the state had, so numbering goes on from it")
+    func keepsMark() throws {
+        try withFolder { folder in
+            let path = "\(folder)/state.json"
+            try "".write(toFile: path + ".journal", atomically: true, encoding: .utf8)
+            let mark = JournalMark(run: "a", seq: 57)
+            try StateFile.fold(CoordinatorState(snapshot: empty, processes: [], journal: mark, origin: "line-1"), into: path)
+            let state = try StateFile.read(path)
+            #expect(state?.journal == mark)
+            #expect(state?.origin == "line-1")
+        }
     }
 }

@@ -34,6 +34,7 @@ struct ManifestServiceTests {
             (#""interface": {"events": {}}"#, "scenes[0].interface.events"),
             (#""interface": {"signals": {"saved": {"payload": 3}}}"#, "scenes[0].interface.signals.saved.payload"),
             (#""activatable": "yes""#, "scenes[0].activatable"),
+            (#""activatable": true, "instances": "perValue""#, "scenes[0].activatable"),
         ])
     func mistakes(members: String, path: String) {
         let found = problems(scene(members))

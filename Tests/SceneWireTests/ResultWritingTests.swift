@@ -57,6 +57,8 @@ struct ResultWritingTests {
         let routed = RouteResult(outcome: "opened", instance: object, via: ["notes-1", "main-1", "globe"])
         #expect(written(routed) == encoded(routed))
         #expect(written(SubscribeResult(seq: 42)) == encoded(SubscribeResult(seq: 42)))
+        let resumable = SubscribeResult(seq: 42, origin: "a\"b")
+        #expect(written(resumable) == encoded(resumable))
         let hello = HelloResult(protocol: 1, server: "s", session: "session-1", instance: object)
         #expect(written(hello) == encoded(hello))
         #expect(written(EmptyResult()) == encoded(EmptyResult()))
