@@ -303,15 +303,18 @@ public final class ResumingSubscription: Sendable {
                 case .failure(let error) where error.reason == WireReason.historyGone:
                     var oldest: UInt64 = 0
                     if case .remote(let wire) = error { oldest = wire.data["oldest"]?.intValue.flatMap(UInt64.init(exactly:)) ?? 0 }
-                    let (fresh, restart) = await connection.openSubscription(filter.params())
-                    guard case .success(let result) = restart else {
+                    // The refused request subscribed nothing: `stream` carries the fresh one.
+                    let result: SubscribeResult
+                    do {
+                        result = try await connection.call(.subscribe, params: filter.params())
+                    } catch {
                         connection.close()
                         wait = min(wait * 2, maximumRetry)
                         continue
                     }
                     broadcaster.publish(.historyGone(lastSeen: received, oldest: oldest))
                     origin = result.origin
-                    received = await drain(fresh, after: result.seq, answered: result.seq)
+                    received = await drain(stream, after: result.seq, answered: result.seq)
                     wait = retry
                 case .failure:
                     // Whatever came before the failure is kept: the next try asks for less.

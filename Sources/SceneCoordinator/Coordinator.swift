@@ -139,8 +139,8 @@ public final class Coordinator<R: Route>: Sendable {
         let state = (try? StateFile.read(path)) ?? nil
         let journal = try Journal(
             path: CoordinatorState.journalPath(for: path), keep: configuration.historyLimit,
-            origin: state?.origin ?? SceneToken.make().text)
-        registry.continueNumbering(after: max(state?.journal?.seq ?? 0, journal.lastRecorded))
+            origin: state?.origin ?? SceneToken.make().text, marked: state?.journal?.seq ?? 0)
+        registry.continueNumbering(after: journal.numberedAfter)
         return journal
     }
 

@@ -20,6 +20,9 @@ final class CoordinatorServer: ListenerHandler {
     /// `subscribe` answer): a durable coordinator's, kept across its restarts; else this
     /// run's own.
     let origin: String
+    /// The numbers a durable restart skipped (its state's mark was past its journal's last
+    /// line): no event has them.
+    let skipped: ClosedRange<UInt64>?
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
     private var nextSession = 1
@@ -46,10 +49,17 @@ final class CoordinatorServer: ListenerHandler {
         self.history = history
         self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
         if let journal {
-            // What the restore emitted waits for the disk like everything after it.
-            fanout = EventFanout(delivered: journal.openedThrough, holding: history.entries(after: journal.openedThrough))
+            // What the restore emitted (journaled, not on disk yet) waits for the disk like
+            // everything after it.
+            let restored = journal.events(after: journal.numberedAfter).compactMap { event -> EventHistory.Entry? in
+                guard let seq = event["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { return nil }
+                return EventHistory.Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event))
+            }
+            fanout = EventFanout(delivered: journal.numberedAfter, holding: restored)
+            skipped = journal.numberedAfter > journal.openedThrough ? (journal.openedThrough + 1)...journal.numberedAfter : nil
         } else {
             fanout = EventFanout(delivered: registry.sequence)
+            skipped = nil
         }
         origin = journal?.origin ?? SceneToken.make().text
         self.configuration = configuration

@@ -24,7 +24,9 @@ enum DurableFile {
     /// the folder. Returns the new file, open for writing; the caller closes it.
     static func replace(_ path: String, with bytes: [UInt8]) throws(SocketError) -> Int32 {
         let replacement = try Replacement(path, writing: bytes)
-        return try replacement.commit()
+        let fd = try replacement.commit()
+        replacement.syncFolder()
+        return fd
     }
 
     /// A file that replaces `path` in two steps: most of it written and made durable
@@ -45,22 +47,27 @@ enum DurableFile {
             guard fsync(fd) == 0 else { throw abandon("fsync") }
         }
 
-        /// Appends `more`, fsyncs, and renames the file over `path`, then fsyncs the folder.
-        /// Returns the new file, open for writing; the caller closes it.
+        /// Appends `more`, fsyncs, and renames the file over `path`; ``syncFolder()`` then
+        /// makes the rename durable. Returns the new file, open for writing; the caller
+        /// closes it.
         func commit(adding more: [UInt8] = []) throws(SocketError) -> Int32 {
             if !more.isEmpty {
                 guard writeAll(fd, more) else { throw abandon("write") }
                 guard fsync(fd) == 0 else { throw abandon("fsync") }
             }
             guard rename(temporary, path) == 0 else { throw abandon("rename") }
-            // The rename itself must survive a power cut before the new file counts.
+            return fd
+        }
+
+        /// Fsyncs the folder: the rename itself must survive a power cut before the new file
+        /// counts.
+        func syncFolder() {
             let folder = (path as NSString).deletingLastPathComponent
             let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if folderFD >= 0 {
                 _ = fsync(folderFD)
                 close(folderFD)
             }
-            return fd
         }
 
         /// Gives the temporary file up.

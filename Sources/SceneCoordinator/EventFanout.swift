@@ -64,7 +64,9 @@ final class EventFanout {
             sceneChanged?(event)
             stateChanged?()
         case .linkHandled, .linkRejected, .requestRejected, .signalEmitted:
-            break
+            // They change no state; a durable journal's compaction still follows state
+            // writes, so a durable coordinator writes for them too (coalesced as any).
+            if held != nil { stateChanged?() }
         default:
             stateChanged?()
         }

@@ -19,8 +19,9 @@ final class GroupCommit {
     init(journal: Journal, loop: EventLoop) {
         self.journal = journal
         self.loop = loop
-        // What the file held when it was opened (earlier runs' lines) is on disk already.
-        self.synced = journal.openedThrough
+        // What the file held when it was opened (earlier runs' lines) is on disk already,
+        // and the numbers a restart skipped belong to no event.
+        self.synced = journal.numberedAfter
         let commit = LoopBound(self, loop: loop)
         journal.whenSynced { seq in
             commit.loop.execute { commit.value.didSync(through: seq) }
@@ -56,7 +57,9 @@ final class GroupCommit {
     /// then releases every answer waiting for it.
     func syncNow() {
         commit()
-        journal.writer.sync {}  // every write started before this one is done
+        // Every write started before this one is done; one that let a compaction go first
+        // is queued again behind it, so wait until the writer has stopped.
+        repeat { journal.writer.sync {} } while journal.isWriting
         synced = max(synced, journal.lastRecorded)
         onSynced?(synced)
         release()

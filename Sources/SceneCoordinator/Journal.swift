@@ -38,6 +38,9 @@ final class Journal: Sendable {
     /// The number of the last event the file held when it was opened (0 when none): on
     /// disk already.
     let openedThrough: UInt64
+    /// The number this run's events are numbered after: the last the file held, or the
+    /// state's mark when that is further (the numbers between are skipped).
+    let numberedAfter: UInt64
 
     private struct State {
         var fd: Int32
@@ -53,6 +56,8 @@ final class Journal: Sendable {
         var synced: (@Sendable (UInt64) -> Void)?
         /// Every line since the last compaction, with its event number.
         var lines: [(seq: UInt64, bytes: [UInt8])] = []
+        /// Compactions queued on the writer: the write loop lets them run between two writes.
+        var compactionsWaiting = 0
         var last: UInt64 = 0
     }
 
@@ -66,7 +71,7 @@ final class Journal: Sendable {
     /// The id of the line of runs that number their events on from one another.
     let origin: String
 
-    init(path: String, keep: Int = 0, origin: String = SceneToken.make().text) throws(SocketError) {
+    init(path: String, keep: Int = 0, origin: String = SceneToken.make().text, marked: UInt64 = 0) throws(SocketError) {
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
         // A line cut short by a crash is dropped, so the next line starts a line of its own.
@@ -82,6 +87,7 @@ final class Journal: Sendable {
             state.last = max(state.last, line.seq)
         }
         self.openedThrough = state.last
+        self.numberedAfter = max(state.last, marked)
         self.state = Locked(state)
     }
 
@@ -164,6 +170,12 @@ final class Journal: Sendable {
                     state.writing = false
                     return nil
                 }
+                // A compaction waits on the writer: it goes first, then writing goes on
+                // (still `writing`, so no second writer is started meanwhile).
+                guard state.compactionsWaiting == 0 else {
+                    writer.async { self.writeSealed() }
+                    return nil
+                }
                 defer { state.sealed = [] }
                 return (state.fd, state.sealed, state.sealedThrough, state.synced)
             }
@@ -200,13 +212,18 @@ final class Journal: Sendable {
     /// as many as it keeps, so that it holds between `keep` and twice as many lines and a
     /// busy coordinator does not rewrite them at every state write.
     func compact(through seq: UInt64) async {
+        state.withLock { $0.compactionsWaiting += 1 }
         await withCheckedContinuation { continuation in
             writer.async {
+                self.state.withLock { $0.compactionsWaiting -= 1 }
                 self.rewrite(keepingAfter: seq)
                 continuation.resume()
             }
         }
     }
+
+    /// Whether the writer is writing, or about to.
+    var isWriting: Bool { state.withLock { $0.writing } }
 
     private func rewrite(keepingAfter seq: UInt64) {
         // The lines kept are written and made durable without the lock, so the loop goes on
@@ -244,7 +261,9 @@ final class Journal: Sendable {
             state.sealed.removeAll()
             return (state.last, state.synced)
         }
-        if let durable { durable.synced?(durable.through) }
+        guard let durable else { return }
+        replacement.syncFolder()
+        durable.synced?(durable.through)
     }
 
     /// The mark a snapshot up to `seq` of this run has.
@@ -253,8 +272,9 @@ final class Journal: Sendable {
     // MARK: Replay
 
     /// The mark of the highest-numbered line of the journal at `path` (its run and
-    /// number): a snapshot with it includes the whole journal (a journal whose runs each
-    /// numbered from 1 included). Nil when the journal has no line.
+    /// number): a snapshot with it includes the whole journal. (Of a journal written when
+    /// each run numbered from 1, the lines of runs after the mark's are still read as not
+    /// included, until a compaction drops them.) Nil when the journal has no line.
     static func lastMark(at path: String) -> JournalMark? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var highest: JournalMark?

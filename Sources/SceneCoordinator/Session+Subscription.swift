@@ -34,7 +34,7 @@ extension Session {
             reply(id, error: .domain(
                 reason: WireReason.historyGone,
                 message: "these events are numbered afresh (origin \(server.origin)), not in the line of origin \(origin)",
-                data: ["oldest": .integer(Int(server.history.oldest ?? current + 1)), "last": .integer(Int(current))]))
+                data: ["oldest": .integer(Int(server.oldestKept(through: current))), "last": .integer(Int(current))]))
             return
         }
         if let since = request.since, since != current {
@@ -84,24 +84,38 @@ extension CoordinatorServer {
     func replay(after since: UInt64, through current: UInt64) -> Replay {
         let kept = history.oldest ?? current + 1
         let journal = groupCommit?.journal
-        let oldest = min(kept, journal?.oldestRecorded ?? kept)
+        let oldest = oldestKept(through: current)
         guard since <= current else { return .gone(oldest: oldest) }
         var entries: [EventHistory.Entry] = []
         if since + 1 < kept, let journal {
-            for event in journal.events(after: since, before: kept) {
+            // Lines not on disk yet (held from subscribers) are not replayed: they follow live.
+            for event in journal.events(after: since, before: min(kept, current + 1)) {
                 guard let seq = event["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { continue }
                 entries.append(EventHistory.Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event)))
             }
         }
         // A durable coordinator's history also holds events not on disk yet: they follow live.
         entries += history.entries(after: since).prefix { $0.seq <= current }
-        // Resumable only when nothing is missing in between.
+        // Resumable only when nothing is missing in between (numbers a restart skipped
+        // were never given to an event).
         var expected = since + 1
+        func skipping() {
+            if let skipped, skipped.contains(expected) { expected = skipped.upperBound + 1 }
+        }
         for entry in entries {
+            skipping()
             guard entry.seq == expected else { return .gone(oldest: oldest) }
             expected += 1
         }
+        skipping()
         guard expected == current + 1 else { return .gone(oldest: oldest) }
         return .events(entries)
+    }
+
+    /// The number of the oldest event still kept, in the history or a durable journal; the
+    /// number after `current` when none is.
+    func oldestKept(through current: UInt64) -> UInt64 {
+        let kept = history.oldest ?? current + 1
+        return min(kept, groupCommit?.journal.oldestRecorded ?? kept)
     }
 }

@@ -56,6 +56,8 @@ extension Request {
         connection.close()
         let subscription = try await ResumingSubscription(path: socketPath, client: "scenectl/watch", filter: filter, since: since)
         if !asJSON { emit("following from seq \(subscription.lastSeq); interrupt to stop") }
+        // Held until the loop ends: dropping the subscription would end its updates.
+        defer { withExtendedLifetime(subscription) {} }
         for await update in subscription.updates {
             switch update {
             case .event(let event):

@@ -61,7 +61,7 @@ enum Serve {
         if let statePath = arguments.option("state") {
             configuration.stateFile = statePath
             configuration.durable = arguments.flag("durable")
-            switch await loadState(statePath, manifest: manifest, discard: arguments.flag("discard-state")) {
+            switch await loadState(statePath, manifest: manifest, discard: arguments.flag("discard-state"), durable: configuration.durable) {
             case .success(let restored): snapshot = restored
             case .failure: return .failure
             }
@@ -121,8 +121,11 @@ enum Serve {
     /// - One coordinator per state file: a second is refused before it touches anything.
     /// - A journal is folded into the state file here (when its changes fit the manifest;
     ///   else the last snapshot is kept and that is said): the state is marked as including
-    ///   all of it, and its lines stay for subscribers that resume across the restart.
-    private static func loadState(_ path: String, manifest: Manifest, discard: Bool) async -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
+    ///   all of it, and, for a durable run, its lines stay for subscribers that resume across
+    ///   the restart (a run that is not durable removes them).
+    private static func loadState(
+        _ path: String, manifest: Manifest, discard: Bool, durable: Bool
+    ) async -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
         let state: CoordinatorState?
         do {
             try StateFile.claim(path)
@@ -151,6 +154,9 @@ enum Serve {
         if let chosen {
             do {
                 try StateFile.fold(CoordinatorState(snapshot: chosen, processes: [], journal: state?.journal, origin: state?.origin), into: path)
+                // A run that is not durable keeps no journal: the lines would be applied
+                // again, over its newer state, at the next start.
+                if !durable { unlink(CoordinatorState.journalPath(for: path)) }
             } catch {
                 standardError("scenectl: cannot write the state file: \(error)")
                 return .failure(StateFileError(path: path, problems: ["cannot write: \(error)"]))

@@ -92,3 +92,55 @@ extension SubscriptionTests {
         }
     }
 }
+
+extension SubscriptionTests {
+    @Test("a durable coordinator numbers on from its state's mark under the same origin, and a subscriber resumes there")
+    func numbersFromMark() async throws {
+        try await withServer(configure: { configuration in
+            let folder = URL(fileURLWithPath: configuration.socketPath).deletingLastPathComponent().deletingLastPathComponent().path
+            let path = "\(folder)/state.json"
+            let empty = RegistrySnapshot<JSONValue>(
+                app: "demo", instances: [], focusOrder: [], immersive: nil, pendingLink: nil, authenticated: false, counters: [:])
+            // A previous run's state: its snapshot includes events through 57; its journal is empty.
+            try? StateFile.write(CoordinatorState(snapshot: empty, processes: [], journal: JournalMark(run: "r", seq: 57), origin: "line"), to: path)
+            _ = FileManager.default.createFile(atPath: path + ".journal", contents: Data())
+            configuration.stateFile = path
+            configuration.durable = true
+        }) { server in
+            let client = try await server.connect()
+            let (seq, events) = try await client.subscribe(EventFilter(), since: 57, origin: "line")
+            #expect(seq == 57)
+            _ = try await client.open("main")
+            var iterator = events.makeAsyncIterator()
+            #expect(await iterator.next()?.seq == 58)
+        }
+    }
+
+    @Test("a run without --durable after a durable one does not apply the durable run's journal again")
+    func journalNotReapplied() async throws {
+        try await withTemporaryFolder { folder in
+            let manifest = repositoryRoot.appendingPathComponent("Protocols/examples/demo.manifest.json").path
+            let socket = folder.file("s.sock")
+            let base = ["serve", "--manifest", manifest, "--socket", socket, "--state", folder.file("state.json")]
+            func run(_ arguments: [String], _ body: (SceneConnection) async throws -> Void) async throws {
+                let server = try ChildProcess(arguments)
+                defer { server.kill() }
+                _ = try await server.readOutput(until: "serving")
+                let client = try await SceneConnection.connect(path: socket, client: "t", timeout: 20)
+                try await body(client)
+                client.close()
+                server.signal(SIGTERM)
+                #expect(await server.wait() == 0)
+            }
+            try await run(base + ["--durable"]) { _ = try await $0.open("main") }
+            try await run(base) { client in
+                let dismissed = try await client.dismiss(instance: "main-1")
+                #expect(dismissed == ["main-1"])
+            }
+            try await run(base + ["--durable"]) { client in
+                let instances = try await client.state().instances.map(\.id)
+                #expect(!instances.contains("main-1"))
+            }
+        }
+    }
+}
