@@ -105,6 +105,8 @@ struct ServiceWireTests {
             let listener = try await SceneConnection.connect(path: harness.path, client: "listener", timeout: 20)
             defer { listener.close() }
             let (_, events) = try await listener.subscribe(EventFilter(topics: [.signal]))
+            let watchdog = deadline(closing: listener)
+            defer { watchdog.cancel() }
             try await scene.emit("saved", payload: ["title": "Draft"])
             #expect(await remote { try await scene.emit("printed") }?.reason == "unknown_signal")
             let broken = await remote { try await scene.emit("saved", payload: ["title": 3]) }

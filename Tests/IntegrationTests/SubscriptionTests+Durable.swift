@@ -31,6 +31,8 @@ extension SubscriptionTests {
             let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "resume", timeout: 20)
             defer { again.close() }
             let (answered, events) = try await again.subscribe(EventFilter(), since: seen)
+            let watchdog = deadline(closing: again)
+            defer { watchdog.cancel() }
             var replayed: [WireEvent] = []
             for await event in events {
                 replayed.append(event)
@@ -78,6 +80,8 @@ extension SubscriptionTests {
             let journal = server.folder.file("state.json.journal")
             let client = try await server.connect()
             let (_, events) = try await client.subscribe(EventFilter(topics: [.flow]))
+            let watchdog = deadline(closing: client)
+            defer { watchdog.cancel() }
             let main = try await client.open("main").instance.id
             let writer = Task { for n in 1...20 { _ = try await client.send(.push(.integer(n)), to: main) } }
             var seen = 0
@@ -109,6 +113,8 @@ extension SubscriptionTests {
         }) { server in
             let client = try await server.connect()
             let (seq, events) = try await client.subscribe(EventFilter(), since: 57, origin: "line")
+            let watchdog = deadline(closing: client)
+            defer { watchdog.cancel() }
             #expect(seq == 57)
             _ = try await client.open("main")
             var iterator = events.makeAsyncIterator()

@@ -39,6 +39,8 @@ struct SubscriptionTests {
             let (_, sceneEvents) = try await byScene.subscribe(EventFilter(scenes: ["viewer"]))
             let (_, signalEvents) = try await bySignal.subscribe(EventFilter(signals: ["saved"]))
             let (_, flowEvents) = try await byTopicAndScene.subscribe(EventFilter(topics: [.flow], scenes: ["main"]))
+            let watchdogs = [byInstance, byScene, bySignal, byTopicAndScene].map { deadline(closing: $0) }
+            defer { watchdogs.forEach { $0.cancel() } }
 
             _ = try await control.open("main")
             _ = try await control.open("viewer", value: "1")
@@ -71,6 +73,8 @@ struct SubscriptionTests {
             _ = try await control.open("main")
             let first = try await server.connect()
             let (start, events) = try await first.subscribe(EventFilter())
+            let firstWatchdog = deadline(closing: first)
+            defer { firstWatchdog.cancel() }
             var seen: [UInt64] = []
             for step in 0..<20 { _ = try await control.send(step % 2 == 0 ? .push(.integer(step)) : .pop, to: "main-1") }
             for await event in events {
@@ -81,6 +85,8 @@ struct SubscriptionTests {
             for step in 0..<20 { _ = try await control.send(step % 2 == 0 ? .push(.integer(step)) : .pop, to: "main-1") }
             let again = try await server.connect()
             let (answered, resumed) = try await again.subscribe(EventFilter(), since: seen.last!)
+            let againWatchdog = deadline(closing: again)
+            defer { againWatchdog.cancel() }
             #expect(answered == start + 40)
             for step in 0..<4 { _ = try await control.send(step % 2 == 0 ? .push(.integer(step)) : .pop, to: "main-1") }
             for await event in resumed {
@@ -98,8 +104,14 @@ struct SubscriptionTests {
             _ = try await control.open("main")
             let subscription = try await ResumingSubscription(path: server.path, client: "resuming", retry: .milliseconds(5))
             defer { subscription.cancel() }
+            // Bounded: a lost event ends the updates (and fails the test) instead of waiting forever.
+            let watchdog = Task {
+                guard (try? await Task.sleep(for: .seconds(120))) != nil else { return }
+                subscription.cancel()
+            }
+            defer { watchdog.cancel() }
             let start = subscription.lastSeq
-            let total: UInt64 = 3000
+            let total: UInt64 = 1500
             let writer = Task {
                 for step in 0..<Int(total) { _ = try await control.send(step % 2 == 0 ? .push(.integer(step)) : .pop, to: "main-1") }
             }
@@ -109,8 +121,8 @@ struct SubscriptionTests {
                 switch update {
                 case .event(let event):
                     seqs.append(event.seq)
-                    // Cut the connection off every 400 events, while the writer goes on.
-                    if seqs.count % 400 == 0 { subscription.interrupt() }
+                    // Cut the connection off every 200 events, while the writer goes on.
+                    if seqs.count % 200 == 0 { subscription.interrupt() }
                 case .resumed:
                     resumes += 1
                 case .historyGone:
@@ -148,6 +160,8 @@ struct SubscriptionTests {
                 #expect(error.reason == "history_gone")
             }
             let (answered, events) = try await listener.subscribe(EventFilter(), since: current - 5)
+            let watchdog = deadline(closing: listener)
+            defer { watchdog.cancel() }
             #expect(answered == current)
             var seqs: [UInt64] = []
             for await event in events {

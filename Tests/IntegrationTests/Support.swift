@@ -281,7 +281,7 @@ final class ChildProcess {
 
     /// Reads standard output until it contains `marker` (bounded, never blocking a
     /// thread); returns what was read, up to and including the marker's line.
-    func readOutput(until marker: String, timeout: Duration = .seconds(10)) async throws -> String {
+    func readOutput(until marker: String, timeout: Duration = .seconds(30)) async throws -> String {
         let fd = outputFD
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
@@ -343,4 +343,13 @@ func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws
         try? await Task.sleep(for: .milliseconds(5))
     }
     return try await condition()
+}
+
+/// Closes `connection` once `timeout` has passed, unless cancelled first: a test that reads
+/// the connection's events then ends, and fails, instead of waiting forever.
+func deadline(_ timeout: Duration = .seconds(60), closing connection: SceneConnection) -> Task<Void, Never> {
+    Task {
+        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        connection.close()
+    }
 }

@@ -43,6 +43,8 @@ final class GateLauncher: SceneBacking {
         var launches: [InstanceID] = []
         var stopped: [InstanceID] = []
         var failing: Set<InstanceID> = []
+        /// Releases that came before their launch: the launch finishes at once.
+        var released: [InstanceID: Bool] = [:]
     }
 
     private let state = Locked(State())
@@ -52,10 +54,13 @@ final class GateLauncher: SceneBacking {
 
     func launch(_ instance: InstanceID) async throws(RegistryRejection) {
         let started = await withCheckedContinuation { continuation in
-            state.withLock { state in
+            let early = state.withLock { state -> Bool? in
                 state.launches.append(instance)
+                if let early = state.released.removeValue(forKey: instance) { return early }
                 state.waiting[instance] = continuation
+                return nil
             }
+            if let early { continuation.resume(returning: early) }
         }
         if !started { throw .launchFailed(instance, detail: "the test failed it") }
     }
@@ -68,9 +73,17 @@ final class GateLauncher: SceneBacking {
         waiter?.resume(returning: false)
     }
 
-    /// Lets the launch of `instance` finish, successfully or not.
+    /// Lets the launch of `instance` finish, successfully or not (at once when it has not
+    /// begun yet).
     func release(_ instance: InstanceID, succeed: Bool = true) {
-        state.withLock { $0.waiting.removeValue(forKey: instance) }?.resume(returning: succeed)
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard let waiter = state.waiting.removeValue(forKey: instance) else {
+                state.released[instance] = succeed
+                return nil
+            }
+            return waiter
+        }
+        waiter?.resume(returning: succeed)
     }
 
     /// Waits until `instance` is being launched (bounded).
