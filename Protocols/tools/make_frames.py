@@ -237,6 +237,18 @@ ok("scene.status: a virtual instance has no process", 23, "scene.status", {"inst
 refused("scene.status: an instance that is not open is not_open", 23, "scene.status", {"instance": "main-1"}, -32000, "not_open")
 refused("scene.status: instance missing is invalid params", 23, "scene.status", {}, -32602, valid=False)
 ok("scene.describe: a scene's interface, kind, instances, max and activation", 23, "scene.describe", {"scene": "viewer"})
+ok("scene.reopen: the last dismissed instance comes back with its path", 23, "scene.reopen", {},
+   setup=OPEN_MAIN + [{"method": "flow.send", "params": {"instance": "main-1", "intent": {"type": "push", "route": "a"}}},
+                      {"method": "scene.dismiss", "params": {"instance": "main-1"}}])
+refused("scene.reopen: with nothing dismissed is nothing_to_reopen", 23, "scene.reopen", {}, -32000, "nothing_to_reopen")
+refused("scene.reopen: an undeclared scene is unknown_scene", 23, "scene.reopen", {"scene": "nowhere"}, -32000, "unknown_scene")
+refused("scene.reopen: a scene that is not a string is invalid params", 23, "scene.reopen", {"scene": 7}, -32602, valid=False)
+ok("immersive.style: the open space takes a style its scene declares", 23, "immersive.style", {"style": "full"},
+   setup=[{"method": "scene.open", "params": {"scene": "portal"}}])
+refused("immersive.style: a style the scene does not declare is style_not_allowed", 23, "immersive.style", {"style": "mixed"},
+        -32000, "style_not_allowed", setup=[{"method": "scene.open", "params": {"scene": "portal"}}])
+refused("immersive.style: with no space open is not_open", 23, "immersive.style", {"style": "full"}, -32000, "not_open")
+refused("immersive.style: a word that is no style is invalid params", 23, "immersive.style", {"style": "cinematic"}, -32602)
 refused("scene.describe: an undeclared scene is unknown_scene", 23, "scene.describe", {"scene": "nowhere"}, -32000, "unknown_scene")
 refused("scene.describe: scene missing is invalid params", 23, "scene.describe", {}, -32602, valid=False)
 ok("scene.emit: a control connection emits for the instance it names", 23, "scene.emit",

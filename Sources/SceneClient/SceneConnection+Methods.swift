@@ -139,6 +139,21 @@ extension SceneConnection {
         let _: JSONValue = try await call(.sceneFinish, params: FinishParams(instance: instance, result: result))
     }
 
+    /// `scene.reopen`: brings back the most recently dismissed instance (of `scene`), with
+    /// its value and its path, by the scene's usual rules; `nothing_to_reopen` when none is
+    /// kept.
+    @discardableResult
+    public func reopen(_ scene: String? = nil) async throws(ClientError) -> InstanceObject {
+        try await call(.sceneReopen, params: ReopenParams(scene: scene), as: InstanceResult.self).instance
+    }
+
+    /// `immersive.style`: changes the open immersive space's style to one its scene
+    /// declares (`style_not_allowed` otherwise; `not_open` when none is open).
+    @discardableResult
+    public func setImmersiveStyle(_ style: String) async throws(ClientError) -> InstanceObject {
+        try await call(.immersiveStyle, params: ImmersiveStyleParams(style: style), as: InstanceResult.self).instance
+    }
+
     /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
     /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
     /// instance.

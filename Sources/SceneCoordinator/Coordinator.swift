@@ -170,7 +170,7 @@ public final class Coordinator<R: Route>: Sendable {
     /// configuration's socket path.
     ///
     /// - `closePolicy` is asked before any instance closes interactively (see
-    ///   `SceneRegistry.init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:executor:)`).
+    ///   `SceneRegistry.init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:reopenLimit:executor:)`).
     /// - Restored process-backed instances come back `disconnected`, and their processes
     ///   are started again; they get their paths in their `hello` result. Restored
     ///   in-process instances get new behaviours.
@@ -215,7 +215,8 @@ public final class Coordinator<R: Route>: Sendable {
             try SceneRegistry(
                 app: app, declarations: declarations, linkPolicy: linkPolicy, immersive: immersive, behaviors: behaviors,
                 processes: launcher, closePolicy: closePolicy, timeouts: configuration.sceneTimeouts,
-                time: configuration.clock.isManual ? configuration.clock : nil, executor: executor)
+                time: configuration.clock.isManual ? configuration.clock : nil, reopenLimit: configuration.reopenLimit,
+                executor: executor)
         }
         let registry = coordinator.registry
         observing?(registry)

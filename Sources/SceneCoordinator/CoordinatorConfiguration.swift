@@ -47,6 +47,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// `since` (default 10,000); a durable coordinator also replays from its journal, as
     /// far back as its last compaction.
     public var historyLimit: Int = 10_000
+    /// How many dismissed instances are kept, in memory and in the state file, for
+    /// `scene.reopen` (default 20).
+    public var reopenLimit: Int = 20
     /// The environment scene processes start from (their scene's `launch.env` and the
     /// `SCENE_*` variables are added); the coordinator's own by default.
     public var processEnvironment: [String: String] = ProcessInfo.processInfo.environment

@@ -323,7 +323,7 @@ extension RegistrySnapshot where R == JSONValue {
     }
 
     private mutating func apply(_ event: JSONValue) {
-        let id = event["instance"]?.stringValue.flatMap(InstanceID.init)
+        let id = (event["instance"]?.stringValue ?? event["instance"]?["id"]?.stringValue).flatMap(InstanceID.init)
         func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
             guard let id, let index = instances.firstIndex(where: { $0.id == id }) else { return }
             body(&instances[index])
@@ -333,17 +333,31 @@ extension RegistrySnapshot where R == JSONValue {
             guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
                 let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
             else { return }
+            if event["reopened"] == true, var kept = closed,
+                let index = kept.lastIndex(where: { $0.id.scene == opened.scene && $0.value == (info.value.isNull ? nil : info.value) })
+            {
+                kept.remove(at: index)
+                closed = kept.isEmpty ? nil : kept
+            }
             instances.removeAll { $0.id == opened }
             instances.append(InstanceSnapshot(
                 // Not `nil` alone: JSONValue is nil-literal expressible, so that would be `.null`.
                 id: opened, value: info.value.isNull ? JSONValue?.none : info.value, phase: phase,
                 flow: FlowSnapshot(path: info.path, queuedModals: info.queue),
-                pushedFrom: info.pushedFrom.flatMap(InstanceID.init)))
+                pushedFrom: info.pushedFrom.flatMap(InstanceID.init), style: info.style.flatMap(ImmersionStyle.init)))
             instances.sort { $0.id < $1.id }
             counters[opened.scene] = max(counters[opened.scene] ?? 0, opened.number)
             if info.kind == "immersive" { immersive = opened }
         case "scene.dismissed":
             guard let id else { return }
+            // Kept for scene.reopen as the registry keeps it (the registry trims the list).
+            if event["reason"]?.stringValue != DismissReason.cancelled.rawValue,
+                var gone = instances.first(where: { $0.id == id }), gone.phase != .opening
+            {
+                gone.phase = .closed
+                gone.pushedFrom = nil
+                closed = (closed ?? []) + [gone]
+            }
             instances.removeAll { $0.id == id }
             focusOrder.removeAll { $0 == id }
             if immersive == id { immersive = nil }
@@ -351,6 +365,10 @@ extension RegistrySnapshot where R == JSONValue {
             guard let id else { return }
             focusOrder.removeAll { $0 == id }
             focusOrder.append(id)
+        case "scene.changed":
+            guard let info = try? event["instance"]?.decoded(as: InstanceObject.self) else { return }
+            let style = info.style.flatMap(ImmersionStyle.init)
+            update { $0.style = style }
         case "scene.phase_changed":
             guard let phase = event["phase"]?.stringValue.flatMap(ScenePhase.init) else { return }
             update { $0.phase = phase }

@@ -7,11 +7,13 @@ import SceneWire
 /// hands the registry.
 enum RegistryRequest: Sendable {
     case open(scene: String, value: JSONValue?)
+    case reopen(scene: String?)
     case push(scene: String, value: JSONValue?, from: InstanceID)
     case dismissInstance(InstanceID, force: Bool)
     case dismissScene(String, value: JSONValue?, force: Bool)
     case phase(InstanceID, ScenePhase)
     case dismissImmersive
+    case immersiveStyle(ImmersionStyle)
     case focus(InstanceID)
     case route(JSONValue, from: InstanceID)
     case flowSend(InstanceID, FlowIntent<JSONValue>)
@@ -58,6 +60,12 @@ enum RegistryRequest: Sendable {
             self = .phase(id, phase)
         case .immersiveDismiss:
             self = .dismissImmersive
+        case .immersiveStyle:
+            let request = try WireCodec.decode(ImmersiveStyleParams.self, from: params)
+            guard let style = ImmersionStyle(rawValue: request.style) else {
+                throw .invalidParams("style: \"\(request.style)\" is not a style (mixed, progressive or full)")
+            }
+            self = .immersiveStyle(style)
         case .sceneFocus:
             self = .focus(try Self.instanceID(try WireCodec.decode(FocusParams.self, from: params).instance))
         case .sceneRoute:
@@ -99,6 +107,8 @@ enum RegistryRequest: Sendable {
             }
         case .authSet:
             self = .authenticate(try WireCodec.decode(AuthSetParams.self, from: params).authenticated)
+        case .sceneReopen:
+            self = .reopen(scene: try WireCodec.decode(ReopenParams.self, from: params).scene)
         case .sceneEmit:
             let request = try WireCodec.decode(EmitParams.self, from: params)
             guard let instance = request.instance else { throw .invalidParams("instance: missing (a control connection names it)") }
@@ -124,10 +134,12 @@ enum RegistryRequest: Sendable {
     var method: WireMethod {
         switch self {
         case .open: return .sceneOpen
+        case .reopen: return .sceneReopen
         case .push: return .scenePush
         case .dismissInstance, .dismissScene: return .sceneDismiss
         case .phase: return .scenePhase
         case .dismissImmersive: return .immersiveDismiss
+        case .immersiveStyle: return .immersiveStyle
         case .focus: return .sceneFocus
         case .route: return .sceneRoute
         case .flowSend: return .flowSend
@@ -168,6 +180,8 @@ enum RegistryMethods {
             return answer(registry.beginOpen(scene, value: value)) { outcome in result(.opened(outcome)) }
         case .push(let scene, let value, let from):
             return answer(registry.beginPush(scene, value: value, from: from)) { info in result(.pushed(info)) }
+        case .reopen(let scene):
+            return answer(registry.beginReopen(scene)) { outcome in InstanceResult(instance: InstanceObject(Routes.json(outcome.instance))) }
         case .dismissInstance(let id, let force):
             return answer(registry.beginDismiss(id, force: force)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
         case .dismissScene(let scene, let value, let force):
@@ -206,6 +220,11 @@ enum RegistryMethods {
             return now { () throws(WireError) in
                 let dismissed = try domain { () throws(RegistryRejection) in try registry.dismissImmersive() }
                 return DismissResult(dismissed: dismissed.map(\.description))
+            }
+        case .immersiveStyle(let style):
+            return now { () throws(WireError) in
+                let info = try domain { () throws(RegistryRejection) in try registry.setImmersiveStyle(style) }
+                return InstanceResult(instance: InstanceObject(Routes.json(info)))
             }
         case .focus(let id):
             return now { () throws(WireError) in

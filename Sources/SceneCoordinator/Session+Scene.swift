@@ -110,7 +110,7 @@ extension Session {
             key = "instance"
         case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
             key = "from"
-        case .sceneOpen, .linkOpen, .state, .subscribe, .unsubscribe, .ping, .sceneDescribe:
+        case .sceneOpen, .sceneReopen, .linkOpen, .state, .subscribe, .unsubscribe, .ping, .sceneDescribe, .immersiveStyle:
             return .success(params)
         case .sceneProgram:
             return scopedProgram(params)

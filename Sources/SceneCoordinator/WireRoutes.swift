@@ -45,18 +45,19 @@ enum WireRoutes<R: Route> {
     /// be encoded is null, as on the wire).
     static func json(_ snapshot: RegistrySnapshot<R>) -> RegistrySnapshot<JSONValue> {
         if isJSON { return unsafeBitCast(snapshot, to: RegistrySnapshot<JSONValue>.self) }
-        var instances: [InstanceSnapshot<JSONValue>] = []
-        for item in snapshot.instances {
+        func jsonInstance(_ item: InstanceSnapshot<R>) -> InstanceSnapshot<JSONValue> {
             let path: [RouteStep<JSONValue>] = json(item.flow.path)
             let queued: [RouteStep<JSONValue>] = json(item.flow.queuedModals)
             let flow = FlowSnapshot<JSONValue>(path: path, queuedModals: queued)
-            instances.append(InstanceSnapshot<JSONValue>(
-                id: item.id, value: item.value, phase: item.phase, flow: flow, pushedFrom: item.pushedFrom))
+            return InstanceSnapshot<JSONValue>(
+                id: item.id, value: item.value, phase: item.phase, flow: flow, pushedFrom: item.pushedFrom, style: item.style)
         }
         var converted = RegistrySnapshot<JSONValue>(
-            app: snapshot.app, instances: instances, focusOrder: snapshot.focusOrder, immersive: snapshot.immersive,
-            pendingLink: snapshot.pendingLink, authenticated: snapshot.authenticated, counters: snapshot.counters)
+            app: snapshot.app, instances: snapshot.instances.map(jsonInstance), focusOrder: snapshot.focusOrder,
+            immersive: snapshot.immersive, pendingLink: snapshot.pendingLink, authenticated: snapshot.authenticated,
+            counters: snapshot.counters)
         converted.version = snapshot.version
+        converted.closed = snapshot.closed?.map(jsonInstance)
         return converted
     }
 }

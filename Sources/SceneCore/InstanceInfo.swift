@@ -21,11 +21,17 @@ public struct InstanceInfo<R: Route>: Hashable, Sendable {
     public let pushedFrom: InstanceID?
     /// The sheets and covers queued behind the visible one, next first.
     public let queue: [RouteStep<R>]
+    /// Its scene's default size, resizability and placement (for a window or volume, as
+    /// declared; none declared is nil).
+    public let geometry: SceneGeometry
+    /// An immersive space's style now; nil for a window or volume.
+    public let style: ImmersionStyle?
 
     /// Creates an instance description from its members.
     public init(
         id: InstanceID, scene: String, kind: SceneKind, value: JSONValue?, phase: ScenePhase,
-        focused: Bool, path: [RouteStep<R>], pushedFrom: InstanceID?, queue: [RouteStep<R>] = []
+        focused: Bool, path: [RouteStep<R>], pushedFrom: InstanceID?, queue: [RouteStep<R>] = [],
+        geometry: SceneGeometry = SceneGeometry(), style: ImmersionStyle? = nil
     ) {
         self.id = id
         self.scene = scene
@@ -36,6 +42,8 @@ public struct InstanceInfo<R: Route>: Hashable, Sendable {
         self.path = path
         self.pushedFrom = pushedFrom
         self.queue = queue
+        self.geometry = geometry
+        self.style = style
     }
 }
 

@@ -11,6 +11,7 @@ extension Manifest {
           "immersive": "reject",
           "scenes": [
             {"id": "main", "kind": "window", "instances": "single",
+             "defaultSize": {"width": 1280, "height": 720}, "resizability": "contentMinSize",
              "scope": [{"when": {"screen": "settings"}, "present": "sheet"},
                        {"when": {"screen": "admin"}, "reject": "not_allowed_here"}]},
             {"id": "viewer", "kind": "window", "instances": "perValue",
@@ -23,12 +24,13 @@ extension Manifest {
                          {"method": "scene.open", "params": {"scene": "viewer", "value": "${right}"}},
                          {"method": "flow.apply", "params": {"instance": "$2",
                           "plan": [{"type": "push", "route": {"screen": "page", "doc": "${right}"}}]}}]}]},
-            {"id": "notes", "kind": "window", "instances": {"max": 3}},
+            {"id": "notes", "kind": "window", "instances": {"max": 3},
+             "placement": {"relativeTo": "main", "position": "trailing"}},
             {"id": "globe", "kind": "volume", "size": [0.6, 0.6, 0.6], "instances": "single",
              "claims": [{"when": {"screen": "globe"}, "present": "push"}]},
             {"id": "theatre", "kind": "immersive", "style": "full",
              "links": [{"pattern": "/theatre/:show", "value": "${show}", "requiresAuth": true}]},
-            {"id": "portal", "kind": "immersive", "style": "progressive"}
+            {"id": "portal", "kind": "immersive", "style": "progressive", "styles": ["progressive", "full"]}
           ]
         }
         """#

@@ -92,6 +92,13 @@ struct ManifestReader {
         default:
             report("scenes", "must be an array of scenes")
         }
+        // A placement beside another scene names one that is declared.
+        let declared = Set(scenes.map(\.id))
+        for (index, scene) in scenes.enumerated() {
+            if case .relative(let other, _)? = scene.geometry.placement, !declared.contains(other) {
+                report("scenes[\(index)].placement.relativeTo", "no scene \"\(other)\" is declared")
+            }
+        }
         // One matcher serves every scene's links: report conflicts between them here.
         let matcher = LinkMatcher(patterns: patterns.map(\.pattern))
         for diagnostic in matcher.diagnostics where !diagnostic.isError {
@@ -127,7 +134,8 @@ struct ManifestReader {
             members, at: path,
             allowed: [
                 "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process",
-                "restart", "decides", "decideTimeout", "activatable", "interface",
+                "restart", "decides", "decideTimeout", "activatable", "interface", "defaultSize", "resizability", "placement",
+                "styles",
             ])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
         if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
@@ -192,10 +200,11 @@ struct ManifestReader {
         let (decides, decideTimeout) = readDecides(members, at: path, hasCode: hosting != .virtual)
         let (activatable, interface) = readService(members, at: path, hasCode: hosting != .virtual, policy: policy)
         guard let kind else { return nil }
+        let geometry = readGeometry(members, at: path, kind: kind)
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,
             hosting: hosting, restart: restart ?? .standard, decides: decides, decideTimeout: decideTimeout,
-            activatable: activatable, interface: interface)
+            activatable: activatable, interface: interface, geometry: geometry)
     }
 
     private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {

@@ -102,15 +102,15 @@ public struct ManifestError: JSONProblemReport {
 extension SceneRegistry where R == JSONValue {
     /// A registry serving `manifest`, with the behaviours of its in-process scenes, what
     /// backs its process scenes, and on `executor` when one is given (see
-    /// ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:executor:)``).
+    /// ``SceneRegistry/init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:reopenLimit:executor:)``).
     public init(
         manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], processes: (any SceneBacking)? = nil,
         closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
-        executor: (any SerialExecutor)? = nil
+        reopenLimit: Int = 20, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         try self.init(
             app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy,
             immersive: manifest.immersive, behaviors: behaviors, processes: processes, closePolicy: closePolicy,
-            timeouts: timeouts, time: time, executor: executor)
+            timeouts: timeouts, time: time, reopenLimit: reopenLimit, executor: executor)
     }
 }

@@ -23,6 +23,12 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// An instance became active and was announced, already showing the path it opened
     /// with, a link's plan included (`scene.opened`).
     case opened(InstanceInfo<R>)
+    /// A dismissed instance came back (`scene.reopen`) under a new id, with its value and
+    /// its path (`scene.opened` with `reopened: true`).
+    case reopened(InstanceInfo<R>)
+    /// What an instance object shows changed other than its path or phase: an immersive
+    /// space's style (`scene.changed`).
+    case changed(InstanceInfo<R>)
     /// Focus moved to this window or volume (`scene.focused`).
     case focused(InstanceID)
     /// An instance was dismissed, for the reason given (`scene.dismissed`).
@@ -68,7 +74,8 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
     public var type: String {
         switch self {
-        case .opened: return "scene.opened"
+        case .opened, .reopened: return "scene.opened"
+        case .changed: return "scene.changed"
         case .focused: return "scene.focused"
         case .dismissed: return "scene.dismissed"
         case .phaseChanged: return "scene.phase_changed"
@@ -93,7 +100,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// instance and by scene match.
     public var instance: InstanceID? {
         switch self {
-        case .opened(let info): return info.id
+        case .opened(let info), .reopened(let info), .changed(let info): return info.id
         case .focused(let id), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
             .flowChanged(let id, _, _, _), .flowQueued(let id, _, _), .spawned(let id, _), .disconnected(let id, _),
             .restarted(let id), .signalEmitted(let id, _, _):

@@ -66,6 +66,10 @@ public enum RegistryRejection: CodedReason {
     case parentDismissed(InstanceID)
     /// A scene with an interface emitted a signal the interface does not declare.
     case unknownSignal(scene: String, signal: String)
+    /// `scene.reopen` found no dismissed instance (of the scene, when one was named).
+    case nothingToReopen(scene: String?)
+    /// `immersive.style` asked the open space for a style its scene does not declare.
+    case styleNotAllowed(InstanceID, style: ImmersionStyle, allowed: [ImmersionStyle])
 
     public var code: String {
         switch self {
@@ -98,6 +102,8 @@ public enum RegistryRejection: CodedReason {
         case .dismissedWithoutResult: return "dismissed_without_result"
         case .parentDismissed: return "parent_dismissed"
         case .unknownSignal: return "unknown_signal"
+        case .nothingToReopen: return "nothing_to_reopen"
+        case .styleNotAllowed: return "style_not_allowed"
         }
     }
 
@@ -140,6 +146,10 @@ public enum RegistryRejection: CodedReason {
             return ["step": .integer(step), "detail": .string(detail)]
         case .unknownSignal(let scene, let signal):
             return ["scene": .string(scene), "signal": .string(signal)]
+        case .nothingToReopen(let scene):
+            return scene.map { ["scene": .string($0)] } ?? [:]
+        case .styleNotAllowed(let id, let style, let allowed):
+            return ["instance": .string(id.description), "style": .string(style.rawValue), "allowed": .array(allowed.map { .string($0.rawValue) })]
         case .nothingToDismiss, .noHandler:
             return [:]
         }
@@ -176,6 +186,10 @@ public enum RegistryRejection: CodedReason {
         case .dismissedWithoutResult(let id): return "\(id) was dismissed before it finished"
         case .parentDismissed(let id): return "\(id), which presented the scene, was dismissed first"
         case .unknownSignal(let scene, let signal): return "scene \"\(scene)\" declares no signal \(signal)"
+        case .nothingToReopen(let scene):
+            return scene.map { "no dismissed instance of scene \"\($0)\" is kept to reopen" } ?? "no dismissed instance is kept to reopen"
+        case .styleNotAllowed(let id, let style, let allowed):
+            return "\(id) may take the styles \(allowed.map(\.rawValue).joined(separator: ", ")), not \(style.rawValue)"
         }
     }
 }

@@ -9,7 +9,7 @@ extension InstanceInfo {
     public func mappingPath<S: Route>(_ transform: ([RouteStep<R>]) throws -> [RouteStep<S>]) rethrows -> InstanceInfo<S> {
         InstanceInfo<S>(
             id: id, scene: scene, kind: kind, value: value, phase: phase, focused: focused, path: try transform(path),
-            pushedFrom: pushedFrom, queue: try transform(queue))
+            pushedFrom: pushedFrom, queue: try transform(queue), geometry: geometry, style: style)
     }
 }
 
@@ -29,6 +29,8 @@ extension RegistryEvent {
     public func mappingPaths<S: Route>(_ transform: ([RouteStep<R>]) throws -> [RouteStep<S>]) rethrows -> RegistryEvent<S> {
         switch self {
         case .opened(let info): return .opened(try info.mappingPath(transform))
+        case .reopened(let info): return .reopened(try info.mappingPath(transform))
+        case .changed(let info): return .changed(try info.mappingPath(transform))
         case .flowChanged(let id, let path, let queue, let cause):
             return .flowChanged(id, path: try transform(path), queue: try transform(queue), cause: cause)
         case .flowQueued(let id, let step, let queue):

@@ -289,6 +289,16 @@ public struct SceneDeclaration<R: Route>: Sendable {
     /// The methods and signals the scene declares; calls and signals outside it are
     /// refused before its code runs (see ``SceneInterface``). Nil: anything goes.
     public let interface: SceneInterface?
+    /// A window's default size, how windows and volumes resize and where they appear, the
+    /// styles an immersive space may take.
+    public let geometry: SceneGeometry
+
+    /// The styles an open immersive space of this scene may take: its declared `styles`,
+    /// else its style alone; none for a window or volume.
+    public var allowedStyles: [ImmersionStyle] {
+        guard case .immersive(let style) = kind else { return [] }
+        return geometry.styles ?? [style]
+    }
 
     /// How long a deciding scene has to answer unless its declaration says.
     public static var standardDecideTimeout: Duration { .seconds(1) }
@@ -311,7 +321,8 @@ public struct SceneDeclaration<R: Route>: Sendable {
         id: String, kind: SceneKind, instances: InstancePolicy? = nil, links: [SceneLinkMapping<R>] = [],
         scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
         hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard, decides: Bool = false,
-        decideTimeout: Duration = standardDecideTimeout, activatable: Bool = false, interface: SceneInterface? = nil
+        decideTimeout: Duration = standardDecideTimeout, activatable: Bool = false, interface: SceneInterface? = nil,
+        geometry: SceneGeometry = SceneGeometry()
     ) {
         self.id = id
         self.kind = kind
@@ -326,5 +337,6 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.decideTimeout = decideTimeout
         self.activatable = activatable
         self.interface = interface
+        self.geometry = geometry
     }
 }

@@ -117,9 +117,21 @@ extension SceneRegistry {
     /// waiting for them to open, and stops what backs them.
     @discardableResult
     func remove(_ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil) -> [InstanceID] {
+        // What closes, before the bookkeeping forgets it: the instance and the windows
+        // pushed from it, with their values (an instance still opening never showed).
+        var values: [InstanceID: JSONValue?] = [:]
+        var next: InstanceID? = id
+        while let current = next, let record = book.records[current] {
+            if record.phase != .opening, reason != .cancelled { values[current] = record.value }
+            next = record.pushedChild
+        }
         let dismissed = book.dismiss(id, reason: reason)
         for gone in dismissed {
-            instances.removeValue(forKey: gone)?.assumeIsolated { $0.close() }
+            styles[gone] = nil
+            if let instance = instances.removeValue(forKey: gone) {
+                if let value = values[gone] { remember(gone, value: value, flow: instance.assumeIsolated { $0.flow.snapshot }) }
+                instance.assumeIsolated { $0.close() }
+            }
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
                 waiter.resolve(.failure(failure ?? .cancelled(gone)))
             }
@@ -136,7 +148,8 @@ extension SceneRegistry {
             switch event {
             case .opened(let id):
                 instances[id]?.assumeIsolated { $0.phase = .active }
-                if let info = infoIfOpen(id) { log.emit(.opened(info)) }
+                guard let info = infoIfOpen(id) else { continue }
+                log.emit(reopening.remove(id) == nil ? .opened(info) : .reopened(info))
             case .focused(let id):
                 log.emit(.focused(id))
             case .dismissed(let id, let reason):

@@ -13,14 +13,20 @@ public struct InstanceSnapshot<R: Route>: Hashable, Codable, Sendable {
     public var flow: FlowSnapshot<R>
     /// The window it was pushed from, if it was pushed.
     public var pushedFrom: InstanceID?
+    /// An immersive space's style, when it was changed from its declared one.
+    public var style: ImmersionStyle?
 
     /// A snapshot of one instance, with every member given.
-    public init(id: InstanceID, value: JSONValue?, phase: ScenePhase, flow: FlowSnapshot<R>, pushedFrom: InstanceID?) {
+    public init(
+        id: InstanceID, value: JSONValue?, phase: ScenePhase, flow: FlowSnapshot<R>, pushedFrom: InstanceID?,
+        style: ImmersionStyle? = nil
+    ) {
         self.id = id
         self.value = value
         self.phase = phase
         self.flow = flow
         self.pushedFrom = pushedFrom
+        self.style = style
     }
 }
 
@@ -46,11 +52,14 @@ public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
     public var authenticated: Bool
     /// The last instance number used per scene, so restored ids are never reused.
     public var counters: [String: Int]
+    /// Instances dismissed lately, oldest first, that `scene.reopen` can bring back (nil
+    /// when none; absent from snapshots written before it was kept).
+    public var closed: [InstanceSnapshot<R>]?
 
     /// A snapshot in the current format, with every other member given.
     public init(
         app: String, instances: [InstanceSnapshot<R>], focusOrder: [InstanceID], immersive: InstanceID?,
-        pendingLink: String?, authenticated: Bool, counters: [String: Int]
+        pendingLink: String?, authenticated: Bool, counters: [String: Int], closed: [InstanceSnapshot<R>]? = nil
     ) {
         self.version = Self.currentVersion
         self.app = app
@@ -60,6 +69,7 @@ public struct RegistrySnapshot<R: Route>: Hashable, Codable, Sendable {
         self.pendingLink = pendingLink
         self.authenticated = authenticated
         self.counters = counters
+        self.closed = closed
     }
 }
 
@@ -98,10 +108,10 @@ extension SceneRegistry {
                 guard let record = book.records[id], let instance = instances[id] else { return nil }
                 return InstanceSnapshot(
                     id: id, value: record.value, phase: record.phase,
-                    flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: record.pushedFrom)
+                    flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
             },
             focusOrder: book.focus.ordered, immersive: book.immersive, pendingLink: links.pending?.url,
-            authenticated: links.isAuthenticated, counters: book.counters)
+            authenticated: links.isAuthenticated, counters: book.counters, closed: closed.isEmpty ? nil : closed)
     }
 
     /// An instance that was opening comes back active; one that was disconnected stays so
@@ -225,10 +235,18 @@ extension SceneRegistry {
                 instance.phase = record.phase
             }
             instances[item.id] = instance
+            // A style the scene no longer allows gives way to its declared one.
+            if let style = item.style, declarationsByID[item.id.scene]?.allowedStyles.contains(style) == true {
+                styles[item.id] = style
+            }
         }
         for item in kept {
             if let info = infoIfOpen(item.id) { log.emit(.opened(info)) }
         }
+        // What can be reopened: of scenes still declared and restored, with valid paths.
+        closed = Array((snapshot.closed ?? []).filter { item in
+            declarationsByID[item.id.scene]?.restore == true && item.flow.problems.isEmpty
+        }.suffix(reopenLimit))
         links.reset()
         if snapshot.authenticated { _ = links.setAuthenticated(true) }
         if let url = snapshot.pendingLink {

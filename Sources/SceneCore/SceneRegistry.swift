@@ -37,6 +37,16 @@ public actor SceneRegistry<R: Route> {
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
     /// Presented instances, and who awaits their results.
     var presentations: [InstanceID: Presentation<R>] = [:]
+    /// Instances dismissed lately, oldest first, with their values and paths: what
+    /// `scene.reopen` brings back (at most ``reopenLimit``).
+    var closed: [InstanceSnapshot<R>] = []
+    /// Instances being reopened: their `opened` event says so.
+    var reopening: Set<InstanceID> = []
+    /// Immersive spaces whose style was changed from their declared one.
+    var styles: [InstanceID: ImmersionStyle] = [:]
+    /// How many dismissed instances are kept for `scene.reopen` (20 unless the registry
+    /// was made with another number).
+    public nonisolated let reopenLimit: Int
 
     nonisolated let home: RegistryExecutor
 
@@ -62,6 +72,7 @@ public actor SceneRegistry<R: Route> {
     /// - `time`: where in-process scenes' timeouts (`timeouts`), close grace and restart
     ///   windows are read and waited for; the system's monotonic clock when nil. A test
     ///   gives a manual clock and advances it.
+    /// - `reopenLimit`: how many dismissed instances are kept for `scene.reopen`.
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids, any link pattern
     ///   diagnostic (the link build is strict), an `inProcess` scene without a behaviour,
     ///   or a behaviour for a scene that is not `inProcess`.
@@ -70,7 +81,7 @@ public actor SceneRegistry<R: Route> {
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,
         behaviors: [String: SceneBehaviorFactory<R>] = [:], processes: (any SceneBacking)? = nil,
         closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
-        executor: (any SerialExecutor)? = nil
+        reopenLimit: Int = 20, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
         var byID: [String: SceneDeclaration<R>] = [:]
         var problems: [String] = []
@@ -122,6 +133,7 @@ public actor SceneRegistry<R: Route> {
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts
+        self.reopenLimit = max(0, reopenLimit)
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
@@ -218,8 +230,12 @@ public actor SceneRegistry<R: Route> {
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
         let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
+        let declaration = declarationsByID[id.scene]
+        var style: ImmersionStyle?
+        if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
             id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
-            focused: book.focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue)
+            focused: book.focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
+            geometry: declaration?.geometry ?? SceneGeometry(), style: style)
     }
 }

@@ -118,3 +118,19 @@ extension PresentResult: WireWritable {
         ((try? JSONValue(encoding: self)) ?? .null).write(to: &output)
     }
 }
+
+/// `scene.reopen` {scene?}.
+public struct ReopenParams: Codable, Hashable, Sendable {
+    /// The scene whose most recently dismissed instance to reopen; any scene's when nil.
+    public var scene: String?
+    /// Params for `scene.reopen`.
+    public init(scene: String? = nil) { self.scene = scene }
+}
+
+/// `immersive.style` {style}.
+public struct ImmersiveStyleParams: Codable, Hashable, Sendable {
+    /// `mixed`, `progressive` or `full`.
+    public var style: String
+    /// Params for `immersive.style`.
+    public init(style: String) { self.style = style }
+}

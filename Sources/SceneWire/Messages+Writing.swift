@@ -22,7 +22,12 @@ struct ObjectWriter {
 
 extension InstanceObject: WireWritable {
     public func write(to output: inout [UInt8]) {
+        // Members in sorted order, as the encoder writes them; the geometry only when declared.
         var object = ObjectWriter()
+        if let defaultSize {
+            object.key("defaultSize", to: &output)
+            JSONValue.object(["height": .double(defaultSize.height), "width": .double(defaultSize.width)]).write(to: &output)
+        }
         object.key("focused", to: &output)
         JSONValue.append(focused ? "true" : "false", to: &output)
         object.key("id", to: &output)
@@ -33,12 +38,24 @@ extension InstanceObject: WireWritable {
         WireCodec.write(path, to: &output)
         object.key("phase", to: &output)
         JSONValue.writeQuoted(phase, to: &output)
+        if let placement {
+            object.key("placement", to: &output)
+            placement.write(to: &output)
+        }
         object.key("pushedFrom", to: &output)
         WireCodec.write(pushedFrom, to: &output)
         object.key("queue", to: &output)
         WireCodec.write(queue, to: &output)
+        if let resizability {
+            object.key("resizability", to: &output)
+            JSONValue.writeQuoted(resizability, to: &output)
+        }
         object.key("scene", to: &output)
         JSONValue.writeQuoted(scene, to: &output)
+        if let style {
+            object.key("style", to: &output)
+            JSONValue.writeQuoted(style, to: &output)
+        }
         object.key("value", to: &output)
         value.write(to: &output)
         object.end(&output)

@@ -24,6 +24,14 @@ public struct InstanceObject: Codable, Hashable, Sendable {
     public var pushedFrom: String?
     /// The sheets and covers queued behind the visible one, next first (empty when none).
     public var queue: [RouteStep<JSONValue>]
+    /// A window's default size, `{width, height}` in points, when its scene declares one.
+    public var defaultSize: WindowSize?
+    /// `automatic`, `contentSize` or `contentMinSize`, when its scene declares it.
+    public var resizability: String?
+    /// `"utilityPanel"` or `{relativeTo, position}`, when its scene declares it.
+    public var placement: JSONValue?
+    /// An immersive space's style now: `mixed`, `progressive` or `full`; nil otherwise.
+    public var style: String?
 
     /// The wire form of the registry's `info`.
     public init(_ info: InstanceInfo<JSONValue>) {
@@ -36,9 +44,15 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         path = info.path
         pushedFrom = info.pushedFrom?.description
         queue = info.queue
+        defaultSize = info.geometry.defaultSize
+        resizability = info.geometry.resizability?.rawValue
+        placement = info.geometry.placement?.json
+        style = info.style?.rawValue
     }
 
-    private enum CodingKeys: String, CodingKey { case id, scene, kind, value, phase, focused, path, pushedFrom, queue }
+    private enum CodingKeys: String, CodingKey {
+        case id, scene, kind, value, phase, focused, path, pushedFrom, queue, defaultSize, resizability, placement, style
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -51,6 +65,10 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         path = try container.decode([RouteStep<JSONValue>].self, forKey: .path)
         pushedFrom = try container.decodeIfPresent(String.self, forKey: .pushedFrom)
         queue = try container.decodeIfPresent([RouteStep<JSONValue>].self, forKey: .queue) ?? []
+        defaultSize = try container.decodeIfPresent(WindowSize.self, forKey: .defaultSize)
+        resizability = try container.decodeIfPresent(String.self, forKey: .resizability)
+        placement = try container.decodeIfPresent(JSONValue.self, forKey: .placement)
+        style = try container.decodeIfPresent(String.self, forKey: .style)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +82,10 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         try container.encode(path, forKey: .path)
         try container.encode(pushedFrom.map(JSONValue.string) ?? .null, forKey: .pushedFrom)
         try container.encode(queue, forKey: .queue)
+        try container.encodeIfPresent(defaultSize, forKey: .defaultSize)
+        try container.encodeIfPresent(resizability, forKey: .resizability)
+        try container.encodeIfPresent(placement, forKey: .placement)
+        try container.encodeIfPresent(style, forKey: .style)
     }
 }
 

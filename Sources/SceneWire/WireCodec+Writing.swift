@@ -42,7 +42,14 @@ extension WireCodec {
 
     /// Writes `info` as the instance object.
     public static func write(_ info: InstanceInfo<JSONValue>, to output: inout [UInt8]) {
-        JSONValue.append(#"{"focused":"#, to: &output)
+        // Members in sorted order, as InstanceObject's encoder writes them.
+        output.append(UInt8(ascii: "{"))
+        if let size = info.geometry.defaultSize {
+            JSONValue.append(#""defaultSize":"#, to: &output)
+            JSONValue.object(["height": .double(size.height), "width": .double(size.width)]).write(to: &output)
+            output.append(UInt8(ascii: ","))
+        }
+        JSONValue.append(#""focused":"#, to: &output)
         JSONValue.append(info.focused ? "true" : "false", to: &output)
         JSONValue.append(#","id":"#, to: &output)
         write(info.id, to: &output)
@@ -52,12 +59,24 @@ extension WireCodec {
         write(info.path, to: &output)
         JSONValue.append(#","phase":"#, to: &output)
         JSONValue.writeQuoted(info.phase.rawValue, to: &output)
+        if let placement = info.geometry.placement {
+            JSONValue.append(#","placement":"#, to: &output)
+            placement.json.write(to: &output)
+        }
         JSONValue.append(#","pushedFrom":"#, to: &output)
         write(info.pushedFrom, to: &output)
         JSONValue.append(#","queue":"#, to: &output)
         write(info.queue, to: &output)
+        if let resizability = info.geometry.resizability {
+            JSONValue.append(#","resizability":"#, to: &output)
+            JSONValue.writeQuoted(resizability.rawValue, to: &output)
+        }
         JSONValue.append(#","scene":"#, to: &output)
         JSONValue.writeQuoted(info.scene, to: &output)
+        if let style = info.style {
+            JSONValue.append(#","style":"#, to: &output)
+            JSONValue.writeQuoted(style.rawValue, to: &output)
+        }
         JSONValue.append(#","value":"#, to: &output)
         (info.value ?? .null).write(to: &output)
         output.append(UInt8(ascii: "}"))

@@ -104,6 +104,11 @@ public enum WireCodec {
         switch event.event {
         case .opened(let info):
             members["instance"] = json(InstanceObject(info))
+        case .reopened(let info):
+            members["instance"] = json(InstanceObject(info))
+            members["reopened"] = true
+        case .changed(let info):
+            members["instance"] = json(InstanceObject(info))
         case .focused(let id):
             members["instance"] = .string(id.description)
         case .dismissed(let id, let reason):

@@ -12,8 +12,12 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case sceneDismiss = "scene.dismiss"
     /// `immersive.dismiss`: dismisses the open immersive space, whichever it is.
     case immersiveDismiss = "immersive.dismiss"
+    /// `immersive.style`: changes the open immersive space's style.
+    case immersiveStyle = "immersive.style"
     /// `scene.focus`: focuses a window or volume.
     case sceneFocus = "scene.focus"
+    /// `scene.reopen`: brings back the most recently dismissed instance, with its path.
+    case sceneReopen = "scene.reopen"
     /// `scene.route`: shows a route from an instance, like a responder chain.
     case sceneRoute = "scene.route"
     /// `scene.phase`: a scene reports its own phase.
@@ -93,7 +97,7 @@ extension WireTopic {
     /// The topic `event` belongs to: the part of its type before the dot.
     public init<R>(of event: RegistryEvent<R>) {
         switch event {
-        case .opened, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted, .finished:
+        case .opened, .reopened, .changed, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted, .finished:
             self = .scene
         case .flowChanged, .flowQueued:
             self = .flow

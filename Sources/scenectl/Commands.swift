@@ -21,6 +21,7 @@ enum Commands {
                 .option("launch-timeout", "S", "seconds a scene process has to say hello (default 10)"),
                 .option("heartbeat", "S", "seconds between pings of every scene process (default 5)"),
                 .option("history", "N", "events kept in memory for subscribers that resume with since (default 10000)"),
+                .option("reopenable", "N", "dismissed instances kept for reopen (default 20)"),
                 .option("socket", "PATH", "the socket to serve on (default: the app's default socket)", kind: .file, shared: true),
                 .option(
                     "app", "NAME", "the app whose default socket to serve on (default: the manifest's app)", shared: true),
@@ -71,6 +72,12 @@ enum Commands {
             forms: ["ID [--force]", "--scene SCENE [--value JSON] [--force]"]),
         control("dismiss-immersive", "dismiss the open immersive space"),
         control("focus", "focus a window or volume", arguments: [.required("ID")]),
+        control(
+            "reopen", "reopen the most recently dismissed instance (of SCENE), with its value and path",
+            arguments: [.optional("SCENE")]),
+        control(
+            "immersive-style", "change the open immersive space's style to one its scene declares",
+            arguments: [.required("mixed|progressive|full", .choice(["mixed", "progressive", "full"]))]),
         control("route", "ask instance ID to show a route", arguments: [.required("ID"), .required("ROUTE-JSON")]),
         control(
             "send", #"send a flow intent, e.g. '{"type":"push","route":"a"}'"#,

@@ -148,6 +148,13 @@ struct Request {
             guard ["tree", "dot", "mermaid"].contains(format) else { throw UsageError("--format is tree, dot or mermaid") }
         case "describe":
             positionals = try arguments.expect("SCENE")
+        case "immersive-style":
+            positionals = try arguments.expect("mixed|progressive|full")
+        case "reopen":
+            guard arguments.positionals.count <= 1 else {
+                throw UsageError("expected [SCENE], got \(arguments.positionals.count) arguments")
+            }
+            positionals = arguments.positionals
         case "emit":
             guard (2...3).contains(arguments.positionals.count) else {
                 throw UsageError("expected ID SIGNAL [PAYLOAD-JSON], got \(arguments.positionals.count) arguments")
@@ -255,6 +262,12 @@ struct Request {
         case "focus":
             let instance = try await connection.focus(positionals[0])
             asJSON ? printJSON(instance) : print("focused \(instance.id)")
+        case "immersive-style":
+            let instance = try await connection.setImmersiveStyle(positionals[0])
+            asJSON ? printJSON(instance) : print("\(instance.id) is now \(instance.style ?? positionals[0])")
+        case "reopen":
+            let instance = try await connection.reopen(positionals.first)
+            asJSON ? printJSON(instance) : print("reopened \(instance.id): \(describe(instance.path))")
         case "route":
             let result = try await connection.route(json!, from: positionals[0])
             asJSON ? printJSON(result) : print("\(result.outcome) in \(result.instance.id): \(describe(result.path))")

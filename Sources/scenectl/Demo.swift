@@ -109,6 +109,16 @@ enum Demo {
                 let path = try await connection.send(.push(.object(["screen": "page", "n": 2])), to: pushed.id)
                 say("push a page in \(pushed.id) → \(path.outcome)")
             }
+            try await section("A closed window reopens with its path, as a browser's closed tab does") {
+                let state = try await connection.state()
+                guard let appendix = state.instances.first(where: { $0.scene == "viewer" && $0.value == "appendix" }) else {
+                    throw Failure(description: "the pushed viewer is not open")
+                }
+                _ = try await connection.dismiss(instance: appendix.id)
+                say("dismiss \(appendix.id) → main-1 comes back to the front")
+                let back = try await connection.reopen()
+                say("reopen → \(back.id), \"appendix\" again, showing \(back.path.map(\.description).joined(separator: " > "))")
+            }
             try await section("A deep link opens a new viewer already showing its page") {
                 let result = try await connection.openLink("https://demo.example/viewer/spec")
                 say("link https://demo.example/viewer/spec → \(result.outcome) in \(result.instance?.id ?? "?")\(result.opened == true ? " (opened)" : "")")

@@ -38,6 +38,7 @@ enum Serve {
             if let text = arguments.option("launch-timeout") { configuration.launchTimeout = try seconds(text, "--launch-timeout") }
             if let text = arguments.option("heartbeat") { configuration.heartbeatInterval = try seconds(text, "--heartbeat") }
             if let text = arguments.option("history") { configuration.historyLimit = try count(text, "--history") }
+            if let text = arguments.option("reopenable") { configuration.reopenLimit = try count(text, "--reopenable") }
         } catch {
             standardError("scenectl: \(error.message)")
             return .usage

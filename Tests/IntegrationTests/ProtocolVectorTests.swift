@@ -116,7 +116,8 @@ struct ProtocolVectorTests {
             .linkUnhandled(path: "/"), .launchFailed(instance, detail: ""), .launchTimeout(instance, seconds: 1),
             .closeVetoed(instance), .pathMismatch(expected: [], observed: []), .invalidProgram(step: 0, detail: ""),
             .notPresented(instance), .dismissedWithoutResult(instance), .parentDismissed(instance),
-            .unknownSignal(scene: "", signal: ""),
+            .unknownSignal(scene: "", signal: ""), .nothingToReopen(scene: nil),
+            .styleNotAllowed(instance, style: .full, allowed: []),
         ]
         let flowReasons: [FlowRejection] = [
             .pushBlockedByModalTail, .popBlockedByModalTail, .insufficientDepth(requested: 1, available: 0), .invalidCount(-1),

@@ -82,7 +82,7 @@ struct ScenectlTests {
 
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
-        "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "route", "send", "apply",
+        "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "reopen", "immersive-style", "route", "send", "apply",
         "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "status", "state", "describe", "emit", "watch", "ping", "shutdown", "desktop", "completions",
     ]
 
@@ -152,7 +152,7 @@ struct ScenectlTests {
         ["watch", "--json", "--topics", "scene,flow", "--socket", "s.sock"],
         ["watch", "--since", "0", "--instances", "main-1", "--scenes", "main", "--signals", "saved", "--follow", "--socket", "s.sock"],
         ["describe", "main", "--socket", "s.sock", "--json"], ["emit", "main-1", "saved", "{}", "--socket", "s.sock", "--json"],
-        ["serve", "--history", "100", "--socket", "s.sock"],
+        ["serve", "--history", "100", "--reopenable", "5", "--socket", "s.sock"], ["reopen", "viewer", "--socket", "s.sock", "--json"],
         ["call", "notes-1", "title", "--socket", "s.sock", "--json"], ["notify", "notes-1", "echo", "--socket", "s.sock", "--json"],
         ["send", "viewer-1", "{}", "--socket", "s.sock", "--json"], ["ping", "--socket", "s.sock", "--app", "demo", "--json"],
         ["shutdown", "--socket", "s.sock", "--json"],
@@ -326,8 +326,9 @@ struct ScenectlTests {
         #expect(result.out.contains("notes-1 (a process) asks assistant, not open yet, to greet it → the coordinator opens it (activatable; its code runs in scenectl itself) and relays: hello, notes-1"))
         #expect(result.out.contains(#"a subscriber to signal greeted hears: assistant-1 emitted greeted {"count":1,"name":"notes-1"}"#))
         #expect(result.out.contains("params.name must be string"))
-        #expect(result.out.contains("11. A scene process killed with SIGKILL comes back with its path"))
-        #expect(result.out.contains("handled by its program: viewer-4 and viewer-5"))
+        #expect(result.out.contains("12. A scene process killed with SIGKILL comes back with its path"))
+        #expect(result.out.contains("handled by its program: viewer-5 and viewer-6"))
+        #expect(result.out.contains(#"reopen → viewer-3, "appendix" again, showing push({"n":2,"screen":"page"})"#))
         #expect(result.out.contains(#"the presenter gets {"picked":"Lisbon"}"#))
         // Each step prints what it changed: a line that never changes is printed once.
         #expect(result.out.components(separatedBy: "globe  volume 0.6x0.6x0.6 m, single").count == 2)

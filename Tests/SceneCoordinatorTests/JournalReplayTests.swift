@@ -26,6 +26,25 @@ struct JournalReplayTests {
     }
 }
 
+extension JournalReplayTests {
+    @Test("replaying dismissals and reopens keeps what can be reopened as the registry keeps it")
+    func reopenableReplayed() async throws {
+        let registry = try SceneRegistry<JSONValue>(manifest: .demo)
+        let before = await registry.snapshot()
+        let events = Locked<[JSONValue]>([])
+        registry.observeEvents { event in events.withLock { $0.append(WireCodec.eventParams(event)) } }
+        let viewer = try await registry.open("viewer", value: "3").instance.id
+        _ = try await registry.withInstance(viewer, for: "flow.send") { instance throws(RegistryRejection) in try instance.send(.push("page")) }
+        let notes = try await registry.open("notes").instance.id
+        _ = try await registry.dismiss(viewer)
+        _ = try await registry.dismiss(notes)
+        _ = try await registry.reopen("viewer")
+        let after = await registry.snapshot()
+        #expect(after.closed?.map(\.id) == [notes])
+        #expect(before.applying(events.withLock { $0 }).closed == after.closed)
+    }
+}
+
 @Suite("Folding a journal into the state file")
 struct JournalFoldTests {
     private func withFolder(_ body: (String) throws -> Void) throws {

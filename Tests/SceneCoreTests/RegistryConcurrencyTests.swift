@@ -104,8 +104,9 @@ struct RegistryEventTests {
         let registry = try demoRegistry()
         let events = RegistryEventRecorder(registry)
         let main = try await registry.open("main").instance
-        await events.receive(.opened(InstanceInfo(id: main.id, scene: "main", kind: .window, value: nil,
-                                                  phase: .active, focused: true, path: [], pushedFrom: nil)))
+        await events.receive(.opened(InstanceInfo(
+            id: main.id, scene: "main", kind: .window, value: nil, phase: .active, focused: true, path: [], pushedFrom: nil,
+            geometry: SceneGeometry(defaultSize: WindowSize(width: 1280, height: 720), resizability: .contentMinSize))))
         await events.receive(.focused(main.id))
         _ = try await registry.push("notes", from: main.id)
         await events.receive(.phaseChanged(main.id, phase: .background))

@@ -23,10 +23,18 @@ private let busy = InstanceInfo<JSONValue>(
     id: InstanceID(scene: "viewer.\"odd\"", number: 12), scene: "viewer.\"odd\"", kind: .volume(size: VolumeSize(width: 1, height: 2.5, depth: 3)),
     value: ["doc": "é\n", "n": 2.0, "list": [1, -20, true, .null]], phase: .background, focused: false,
     path: [.push(["screen": "page"]), .sheet("share")], pushedFrom: main1)
+private let drawn = InstanceInfo<JSONValue>(
+    id: main1, scene: "main", kind: .window, value: nil, phase: .active, focused: true, path: [], pushedFrom: nil,
+    geometry: SceneGeometry(
+        defaultSize: WindowSize(width: 1280, height: 720.5), resizability: .contentMinSize,
+        placement: .relative(to: "notes", position: .trailing)))
+private let space = InstanceInfo<JSONValue>(
+    id: InstanceID(scene: "portal", number: 1), scene: "portal", kind: .immersive(style: .progressive), value: nil,
+    phase: .active, focused: false, path: [], pushedFrom: nil, style: .full)
 
 @Suite("Results written straight into bytes")
 struct ResultWritingTests {
-    @Test("an instance object is written byte for byte as its Encodable form prints", arguments: [plain, busy])
+    @Test("an instance object is written byte for byte as its Encodable form prints", arguments: [plain, busy, drawn, space])
     func instance(_ info: InstanceInfo<JSONValue>) {
         #expect(written(InstanceObject(info)) == encoded(InstanceObject(info)))
         var direct: [UInt8] = []

@@ -1,0 +1,61 @@
+import SceneFlow
+import SceneJSON
+
+extension SceneRegistry {
+    /// The dismissed instances ``reopen(_:)`` can bring back, oldest first.
+    public var reopenable: [InstanceSnapshot<R>] { closed }
+
+    /// Keeps a dismissed instance for `scene.reopen`, dropping the oldest past the limit.
+    func remember(_ id: InstanceID, value: JSONValue?, flow: FlowSnapshot<R>) {
+        guard reopenLimit > 0 else { return }
+        closed.append(InstanceSnapshot(id: id, value: value, phase: .closed, flow: flow, pushedFrom: nil))
+        if closed.count > reopenLimit { closed.removeFirst(closed.count - reopenLimit) }
+    }
+
+    /// Reopens the most recently dismissed instance of `scene` (of any scene when nil) with
+    /// its value and its path, as a browser reopens a closed tab.
+    ///
+    /// - It opens by the scene's usual rules: a `single` scene that is open again, or a
+    ///   value that is, is focused instead; an immersive space follows the immersive rules.
+    ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:)``, showing the path.
+    /// - The entry leaves the history; a refusal puts it back.
+    /// - Throws: `nothing_to_reopen`; `unknown_scene`; what opening throws.
+    @discardableResult
+    public func reopen(_ scene: String? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
+        try await finish(beginReopen(scene)).get()
+    }
+
+    /// ``reopen(_:)`` as far as it goes now.
+    public func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
+        step("scene.reopen") { () throws(RegistryRejection) in
+            if let scene, declarationsByID[scene] == nil { throw .unknownScene(scene) }
+            guard let index = closed.lastIndex(where: { scene == nil || $0.id.scene == scene }) else {
+                throw .nothingToReopen(scene: scene)
+            }
+            let entry = closed.remove(at: index)
+            // The path was valid when it was closed; a route type's rules may have changed.
+            let plan = try? FlowPlan(validating: entry.flow.path)
+            var opened: InstanceID?
+            if case .success(.new(let id, _)) = book.resolveOpen(entry.id.scene, value: entry.value) {
+                opened = id
+                reopening.insert(id)
+            }
+            let new = opened
+            let opening: RegistryStep<R, OpenOutcome<R>>
+            do throws(RegistryRejection) {
+                opening = try openStep(entry.id.scene, value: entry.value, plan: plan)
+            } catch {
+                if let new { reopening.remove(new) }
+                closed.insert(entry, at: min(index, closed.count))
+                throw error
+            }
+            return then(opening) { registry, result in
+                if case .failure = result {
+                    if let new { registry.reopening.remove(new) }
+                    registry.closed.insert(entry, at: min(index, registry.closed.count))
+                }
+                return result
+            }
+        }
+    }
+}
