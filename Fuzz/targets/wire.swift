@@ -88,6 +88,7 @@ func check(_ payload: UnsafeRawBufferPointer) {
     case .sceneStatus: _ = try? WireCodec.decode(StatusParams.self, from: params)
     case .sceneDescribe: _ = try? WireCodec.decode(DescribeParams.self, from: params)
     case .sceneReopen: _ = try? WireCodec.decode(ReopenParams.self, from: params)
+    case .sceneRestart: _ = try? WireCodec.decode(RestartParams.self, from: params)
     case .immersiveStyle: _ = try? WireCodec.decode(ImmersiveStyleParams.self, from: params)
     case .sceneEmit: _ = try? WireCodec.decode(EmitParams.self, from: params)
     case .linkOpen: _ = try? WireCodec.decode(LinkOpenParams.self, from: params)

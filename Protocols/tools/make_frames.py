@@ -236,6 +236,10 @@ refused("scene.finish: result missing is invalid params", 23, "scene.finish", {"
 ok("scene.status: a virtual instance has no process", 23, "scene.status", {"instance": "main-1"}, setup=OPEN_MAIN)
 refused("scene.status: an instance that is not open is not_open", 23, "scene.status", {"instance": "main-1"}, -32000, "not_open")
 refused("scene.status: instance missing is invalid params", 23, "scene.status", {}, -32602, valid=False)
+refused("scene.restart: a virtual instance has nothing to restart: not_connected", 23, "scene.restart", {"instance": "main-1"},
+        -32000, "not_connected", setup=OPEN_MAIN)
+refused("scene.restart: an instance that is not open is not_open", 23, "scene.restart", {"instance": "main-1"}, -32000, "not_open")
+refused("scene.restart: instance missing is invalid params", 23, "scene.restart", {}, -32602, valid=False)
 ok("scene.describe: a scene's interface, kind, instances, max and activation", 23, "scene.describe", {"scene": "viewer"})
 ok("scene.reopen: the last dismissed instance comes back with its path", 23, "scene.reopen", {},
    setup=OPEN_MAIN + [{"method": "flow.send", "params": {"instance": "main-1", "intent": {"type": "push", "route": "a"}}},

@@ -154,6 +154,13 @@ extension SceneConnection {
         try await call(.immersiveStyle, params: ImmersiveStyleParams(style: style), as: InstanceResult.self).instance
     }
 
+    /// `scene.restart`: restarts the process (or in-process behaviour) behind `instance`
+    /// now, its path kept; `not_connected` for an instance without one.
+    @discardableResult
+    public func restart(_ instance: String) async throws(ClientError) -> InstanceObject {
+        try await call(.sceneRestart, params: RestartParams(instance: instance), as: InstanceResult.self).instance
+    }
+
     /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
     /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
     /// instance.

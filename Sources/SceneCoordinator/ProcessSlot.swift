@@ -41,6 +41,8 @@ package enum KillCause: Hashable, Sendable {
     case launchTimeout(seconds: Double)
     /// It left this many heartbeats in a row unanswered.
     case heartbeats(missed: Int)
+    /// A restart was asked for (`scene.restart`).
+    case restartAsked
     /// It still ran when its close's grace time was over.
     case outlivedGrace
     /// It still ran when SIGTERM's time was over.
@@ -51,6 +53,7 @@ package enum KillCause: Hashable, Sendable {
         switch self {
         case .launchTimeout(let seconds): return "killed: no hello within \(seconds) s"
         case .heartbeats(let missed): return "killed: \(missed) heartbeats in a row unanswered"
+        case .restartAsked: return "killed: a restart was asked for, and it had not said hello"
         case .outlivedGrace: return "killed: still running when its close's grace time was over"
         case .outlivedTerminate: return "killed: still running after SIGTERM"
         }
@@ -104,6 +107,9 @@ package struct ProcessSlot: Sendable {
     package private(set) var killed = false
     /// Dismissed or shutting down: never restarted.
     package private(set) var stopping = false
+    /// A restart was asked for (`scene.restart`): the end it causes is followed by a
+    /// restart whatever the restart policy, and counts as no crash.
+    package private(set) var restartAsked = false
 
     /// A slot for `id`, with an open waiting (`opened`) or restored (adopted, no one waits).
     package init(id: InstanceID, spec: LaunchSpec, policy: RestartPolicy, opened: Bool) {
@@ -216,6 +222,10 @@ package struct ProcessSlot: Sendable {
         if stage == .connected { actions.append(.closeSession) }
         stage = .idle
         if stopping { return actions + [.remove] }
+        if restartAsked {
+            restartAsked = false
+            return actions + [.reportDisconnected(exit), .scheduleRestart(generation: generation)]
+        }
         if hasOpener {
             hasOpener = false
             return actions + [.remove, .openerRefused(.launchFailed(id, detail: "the process \(exit) before it said hello"))]
@@ -240,6 +250,30 @@ package struct ProcessSlot: Sendable {
     package mutating func restartDue(generation: Int, closing: Bool) -> [SlotAction] {
         guard generation == self.generation, !stopping, !hasProcess, !closing else { return [] }
         return spawn()
+    }
+
+    // MARK: Restarting on purpose
+
+    /// `scene.restart`: the process is stopped in stages (`scene.close {force: true}`, a
+    /// grace time, SIGTERM, SIGKILL) and a new one started as soon as it has ended,
+    /// whatever the restart policy; the instance keeps its path. With no process (between
+    /// an end and its restart) one starts now. Answers false when the slot is stopping.
+    package mutating func restartRequested() -> (accepted: Bool, actions: [SlotAction]) {
+        guard !stopping, !hasOpener else { return (false, []) }
+        switch stage {
+        case .idle:
+            return (true, spawn())
+        case .connected:
+            restartAsked = true
+            return (true, [.closeThenTerminate])
+        case .starting:
+            restartAsked = true
+            stage = .unreachable
+            return (true, [.forgetToken, .kill(SIGTERM, .restartAsked), .armStopTimer(.terminate, generation: generation)])
+        case .unreachable:
+            restartAsked = true
+            return (true, [])
+        }
     }
 
     // MARK: Stopping

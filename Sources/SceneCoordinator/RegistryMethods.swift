@@ -117,7 +117,7 @@ enum RegistryRequest: Sendable {
         case .state:
             self = .state
         case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify, .sceneStatus,
-            .sceneDescribe:
+            .sceneDescribe, .sceneRestart:
             // Answered by the session itself; never reaches the registry.
             throw .methodNotFound(method.rawValue)
         }

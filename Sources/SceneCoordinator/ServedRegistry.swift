@@ -41,6 +41,7 @@ protocol ServedRegistry: Sendable {
     ) -> Bool
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
+    func restartBehavior(_ id: InstanceID) async throws(SceneError)
 
     // Processes.
     func launch(of scene: String) -> (spec: LaunchSpec, restart: RestartPolicy)?
@@ -121,6 +122,10 @@ struct Served<R: Route>: ServedRegistry {
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
         try await registry.notify(call, to: target)
+    }
+
+    func restartBehavior(_ id: InstanceID) async throws(SceneError) {
+        try await registry.restartBehavior(id)
     }
 
     func launch(of scene: String) -> (spec: LaunchSpec, restart: RestartPolicy)? {

@@ -50,6 +50,8 @@ extension Session {
             status(id: id, params: params)
         case .sceneDescribe:
             describe(id: id, params: params)
+        case .sceneRestart:
+            restart(id: id, params: params)
         default:
             // Decoded now; a mistake in the params is answered in its turn among this
             // connection's registry answers, like any other.
@@ -207,6 +209,54 @@ extension Session {
             }
         } catch {
             reply(id, error: error)
+        }
+    }
+
+    /// `scene.restart`: a process instance's process is stopped and started again (answered
+    /// once that is under way: `scene.disconnected`, then `scene.restarted` follow); an
+    /// in-process instance's behaviour, answered once the new one has started.
+    private func restart(id: JSONValue, params: JSONValue?) {
+        let target: InstanceID
+        do throws(WireError) {
+            let request = try WireCodec.decode(RestartParams.self, from: params)
+            guard let parsed = InstanceID(request.instance) else {
+                throw WireError.invalidParams("instance: \"\(request.instance)\" is not an instance id (<scene>-<n>)")
+            }
+            target = parsed
+        } catch {
+            reply(id, error: error)
+            return
+        }
+        guard case .success(let info) = server.registry.info(target) else {
+            reply(id, error: explainedError(.domain(RegistryRejection.notOpen(target.description))))
+            return
+        }
+        let notConnected = WireError.domain(
+            reason: WireReason.notConnected, message: "\(target) has no process or behaviour to restart",
+            data: ["instance": .string(target.description)])
+        switch server.registry.hosting(of: target) {
+        case .process?:
+            guard server.supervisor.restart(target) else {
+                reply(id, error: notConnected)
+                return
+            }
+            reply(id, result: WireCodec.json(InstanceResult(instance: InstanceObject(info))))
+        case .inProcess?:
+            unanswered.append(id)
+            let registry = server.registry
+            let session = bound
+            Task {
+                let answer: Result<JSONValue, WireError>
+                do throws(SceneError) {
+                    try await registry.restartBehavior(target)
+                    answer = .success(WireCodec.json(InstanceResult(instance: InstanceObject(info))))
+                } catch {
+                    answer = .failure(error)
+                }
+                session.loop.execute { session.value.complete(id, answer) }
+            }
+        case .virtual?, nil:
+            reply(id, error: notConnected)
         }
     }
 }

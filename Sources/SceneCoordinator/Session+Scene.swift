@@ -106,7 +106,7 @@ extension Session {
         let key: String
         switch method {
         case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish,
-            .sceneStatus, .sceneEmit:
+            .sceneStatus, .sceneEmit, .sceneRestart:
             key = "instance"
         case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
             key = "from"

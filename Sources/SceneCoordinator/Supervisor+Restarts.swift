@@ -43,4 +43,16 @@ extension Supervisor {
         if !actions.isEmpty { Log.info("\(id): restarting") }
         perform(actions, on: entry)
     }
+
+    /// `scene.restart`: the process of `id` is stopped in stages and a new one started at
+    /// once, whatever the restart policy. False when nothing supervises `id` (not a process
+    /// scene, or stopping).
+    func restart(_ id: InstanceID) -> Bool {
+        guard let entry = slots[id] else { return false }
+        let (accepted, actions) = entry.slot.restartRequested()
+        guard accepted else { return false }
+        Log.info("\(id): restarting its process, as asked")
+        perform(actions, on: entry)
+        return true
+    }
 }

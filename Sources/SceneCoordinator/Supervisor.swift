@@ -149,6 +149,8 @@ final class Supervisor {
             Log.warn("\(id): pid \(pid) did not say hello within \(seconds) s; killing it")
         case .heartbeats(let missed):
             Log.warn("\(id): \(missed) heartbeats unanswered; killing pid \(pid)")
+        case .restartAsked:
+            Log.info("\(id): a restart was asked for before pid \(pid) said hello; SIGTERM")
         case .outlivedGrace:
             Log.info("\(id): pid \(pid) still runs \(configuration.closeGrace) after its close; SIGTERM")
         case .outlivedTerminate:

@@ -262,6 +262,29 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     /// Starts behaviours for restored instances, which come back `disconnected` until they
     /// have started. Restarts after a restore are not counted against the policy.
+    /// `scene.restart` of an in-process instance: its behaviour is stopped (it hears its
+    /// stop, as at a restart after an end) and a new one made and started, the instance
+    /// `disconnected` meanwhile and back when it has started. False when no behaviour of
+    /// `instance` runs.
+    func restart(_ instance: InstanceID) async -> Bool {
+        guard let registry else { return false }
+        let hosted = state.withLock { state -> Hosted? in
+            guard let hosted = state.hosted.removeValue(forKey: instance) else { return nil }
+            callees.set(instance, nil)
+            return hosted
+        }
+        guard let hosted else { return false }
+        hosted.queueStop(announced: true)
+        await registry.processDisconnected(instance, exit: nil)
+        switch await begin(instance) {
+        case .success:
+            if case .failure = await registry.attached(instance) { await stop(instance) }
+        case .failure:
+            await supervise(instance, clean: false, registry: registry)
+        }
+        return true
+    }
+
     func adopt(_ instances: [InstanceID]) {
         for instance in instances {
             Task {

@@ -308,3 +308,11 @@ public struct StatusResult: Codable, Hashable, Sendable {
         if let process { try container.encode(process, forKey: .process) } else { try container.encodeNil(forKey: .process) }
     }
 }
+
+/// `scene.restart` {instance}: restarts an instance's process now.
+public struct RestartParams: Codable, Hashable, Sendable {
+    /// The instance (a scene connection's own when left out).
+    public var instance: String
+    /// Params for `scene.restart`.
+    public init(instance: String) { self.instance = instance }
+}

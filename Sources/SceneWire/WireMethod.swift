@@ -50,6 +50,9 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case authSet = "auth.set"
     /// `scene.status`: an instance and how its process is doing.
     case sceneStatus = "scene.status"
+    /// `scene.restart`: restarts an instance's process (or in-process behaviour) now,
+    /// its path kept.
+    case sceneRestart = "scene.restart"
     /// `scene.describe`: what a scene is and serves: its interface, kind, instance policy
     /// and whether a call activates it.
     case sceneDescribe = "scene.describe"

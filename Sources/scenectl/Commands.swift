@@ -133,6 +133,9 @@ enum Commands {
             "notify", "the same as call, as a notification: no answer",
             arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")]),
         control(
+            "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
+            arguments: [.required("ID")]),
+        control(
             "status", "how instance ID is doing: its phase and path, and its process's pid, uptime, restarts, last exit, heartbeat",
             arguments: [.required("ID")]),
         control(

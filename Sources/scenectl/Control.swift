@@ -150,6 +150,8 @@ struct Request {
             positionals = try arguments.expect("SCENE")
         case "immersive-style":
             positionals = try arguments.expect("mixed|progressive|full")
+        case "restart":
+            positionals = try arguments.expect("ID")
         case "reopen":
             guard arguments.positionals.count <= 1 else {
                 throw UsageError("expected [SCENE], got \(arguments.positionals.count) arguments")
@@ -262,6 +264,9 @@ struct Request {
         case "focus":
             let instance = try await connection.focus(positionals[0])
             asJSON ? printJSON(instance) : print("focused \(instance.id)")
+        case "restart":
+            let instance = try await connection.restart(positionals[0])
+            asJSON ? printJSON(instance) : print("restarting \(instance.id); its path: \(describe(instance.path))")
         case "immersive-style":
             let instance = try await connection.setImmersiveStyle(positionals[0])
             asJSON ? printJSON(instance) : print("\(instance.id) is now \(instance.style ?? positionals[0])")
