@@ -27,8 +27,8 @@ package enum SlotAction: Hashable, Sendable {
     case armStopTimer(StopStage, generation: Int)
     /// Tell the registry the instance's process is gone (`disconnected`).
     case reportDisconnected(ProcessExit?)
-    /// Start the process again from the loop's next pass.
-    case scheduleRestart(generation: Int)
+    /// Start the process again after `after` seconds (0: from the loop's next pass).
+    case scheduleRestart(generation: Int, after: Double)
     /// Tell the registry to dismiss the instance.
     case dismiss(DismissReason)
     /// Drop the slot: nothing backs the instance any more.
@@ -133,9 +133,11 @@ package struct ProcessSlot: Sendable {
         return [.spawn(generation: generation)]
     }
 
-    /// The process started: it has its token and must say hello before the launch timeout.
-    package mutating func started() -> [SlotAction] {
+    /// The process started at `now`: it has its token and must say hello before the
+    /// launch timeout.
+    package mutating func started(now: Double = 0) -> [SlotAction] {
         stage = .starting
+        history.started(at: now)
         return [.armLaunchTimer(generation: generation)]
     }
 
@@ -224,7 +226,7 @@ package struct ProcessSlot: Sendable {
         if stopping { return actions + [.remove] }
         if restartAsked {
             restartAsked = false
-            return actions + [.reportDisconnected(exit), .scheduleRestart(generation: generation)]
+            return actions + [.reportDisconnected(exit), .scheduleRestart(generation: generation, after: 0)]
         }
         if hasOpener {
             hasOpener = false
@@ -237,8 +239,8 @@ package struct ProcessSlot: Sendable {
     /// restarted or dismissed (a dismissed slot is stopping, and removed).
     private mutating func supervise(exit: ProcessExit?, clean: Bool, now: Double) -> [SlotAction] {
         switch history.decide(clean: clean, now: now) {
-        case .restart:
-            return [.reportDisconnected(exit), .scheduleRestart(generation: generation)]
+        case .restart(let delay):
+            return [.reportDisconnected(exit), .scheduleRestart(generation: generation, after: delay)]
         case .dismiss(let reason):
             stopping = true
             return [.remove, .reportDisconnected(exit), .dismiss(reason)]

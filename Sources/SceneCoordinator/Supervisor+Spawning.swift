@@ -66,7 +66,7 @@ extension Supervisor {
         registry.processSpawned(id, pid: process.pid)
         Log.info("\(id): started pid \(process.pid)")
         onChange?()
-        perform(entry.slot.started(), on: entry)
+        perform(entry.slot.started(now: now), on: entry)
     }
 
     /// The launch timeout of spawn `generation` of `id` elapsed.

@@ -121,10 +121,17 @@ final class Supervisor {
                 armStopTimer(stage, generation: generation, for: entry)
             case .reportDisconnected(let exit):
                 registry.processDisconnected(id, exit: exit)
-            case .scheduleRestart(let generation):
-                // Spawned from the loop's next pass, not from inside this end's handling.
+            case .scheduleRestart(let generation, let delay):
+                // Spawned from the loop's next pass, not from inside this end's handling; or
+                // after the backoff's wait, on the loop's clock.
                 let supervisor = bound
-                loop.execute { supervisor.value.restartDue(id, generation: generation) }
+                if delay > 0 {
+                    loop.scheduleOnLoop(after: .milliseconds(Int64((delay * 1000).rounded()))) {
+                        supervisor.value.restartDue(id, generation: generation)
+                    }
+                } else {
+                    loop.execute { supervisor.value.restartDue(id, generation: generation) }
+                }
             case .dismiss(let reason):
                 Log.info("\(id): dismissed (\(reason.rawValue))")
                 registry.dismissProcess(id, reason: reason)

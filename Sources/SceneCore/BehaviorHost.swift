@@ -155,8 +155,10 @@ final class BehaviorHost<R: Route>: SceneBacking {
             hosted.mailbox.abandonBehavior()
             return .failure(failure)
         }
+        let startedAt = time.map { Double($0.nanoseconds) / 1e9 } ?? (ContinuousClock.now - started) / .seconds(1)
         let current = state.withLock { state -> Bool in
             guard state.hosted[instance] === hosted else { return false }
+            state.histories[instance]?.started(at: startedAt)
             callees.set(instance, hosted.workers)
             return true
         }
@@ -248,7 +250,16 @@ final class BehaviorHost<R: Route>: SceneBacking {
         switch decision {
         case .dismiss(let reason):
             await registry.dismissProcess(instance, reason: reason)
-        case .restart:
+        case .restart(let delay):
+            if delay > 0 {
+                // The backoff's wait, on the registry's time source (a test's manual clock).
+                let nanoseconds = UInt64((delay * 1e9).rounded())
+                if let time {
+                    await time.sleep(untilNanoseconds: time.nanoseconds + nanoseconds)
+                } else {
+                    try? await Task.sleep(for: .nanoseconds(Int64(nanoseconds)))
+                }
+            }
             guard await registry.instance(instance) != nil else { return }
             switch await begin(instance) {
             case .success:

@@ -133,7 +133,7 @@ extension ManifestReader {
             report(path, "must be an object {\"policy\": …, \"maxRestarts\": n, \"withinSeconds\": s}")
             return nil
         }
-        checkKeys(members, at: path, allowed: ["policy", "maxRestarts", "withinSeconds"])
+        checkKeys(members, at: path, allowed: ["policy", "maxRestarts", "withinSeconds", "backoff"])
         var policy = RestartPolicy.standard
         if let value = members["policy"] {
             if case .string(let text) = value, let mode = RestartPolicy.Mode(rawValue: text) {
@@ -154,6 +154,16 @@ extension ManifestReader {
                 policy.withinSeconds = seconds
             } else {
                 report("\(path).withinSeconds", "must be a positive number of seconds, at most a year")
+            }
+        }
+        if let value = members["backoff"] {
+            let numbers = ["initial", "max", "factor"].map { value[$0]?.doubleValue }
+            if case .object(let fields) = value, fields.count == 3, let initial = numbers[0], let max = numbers[1], let factor = numbers[2],
+                initial > 0, max >= initial, max <= 3600, factor >= 1, factor <= 100
+            {
+                policy.backoff = RestartPolicy.Backoff(initial: initial, max: max, factor: factor)
+            } else {
+                report("\(path).backoff", "must be {\"initial\", \"max\", \"factor\"}: seconds with 0 < initial ≤ max ≤ 3600, and a factor from 1 to 100")
             }
         }
         return policy

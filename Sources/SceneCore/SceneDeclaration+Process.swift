@@ -1,3 +1,4 @@
+import Glibc
 
 /// How a coordinator starts the process behind each instance of a scene.
 ///
@@ -41,15 +42,43 @@ public struct RestartPolicy: Hashable, Sendable {
     public var maxRestarts: Int
     /// The sliding window, in seconds, that ``maxRestarts`` counts restarts in.
     public var withinSeconds: Double
+    /// The wait between an end and the restart that follows, growing with each end in a
+    /// row; nil: restart at once.
+    public var backoff: Backoff?
+
+    /// How long a restart waits: `initial` seconds after the first end, times `factor` after
+    /// each further end in a row, at most `max`; a process that stayed up longer than `max`
+    /// starts the row again.
+    public struct Backoff: Hashable, Sendable {
+        /// The first wait, in seconds.
+        public var initial: Double
+        /// The longest wait, in seconds; also how long a process must stay up to reset it.
+        public var max: Double
+        /// How much each end in a row multiplies the wait by (at least 1).
+        public var factor: Double
+
+        /// A backoff from its members.
+        public init(initial: Double, max: Double, factor: Double) {
+            self.initial = initial
+            self.max = max
+            self.factor = factor
+        }
+
+        /// The wait before the restart that follows the `count`-th end in a row (0: the first).
+        public func delay(after count: Int) -> Double {
+            Swift.min(initial * pow(factor, Double(count)), max)
+        }
+    }
 
     /// Transient, at most 3 restarts in 30 seconds.
     public static let standard = RestartPolicy(mode: .transient, maxRestarts: 3, withinSeconds: 30)
 
     /// Creates a policy; the intensity defaults to 3 restarts in 30 seconds.
-    public init(mode: Mode, maxRestarts: Int = 3, withinSeconds: Double = 30) {
+    public init(mode: Mode, maxRestarts: Int = 3, withinSeconds: Double = 30, backoff: Backoff? = nil) {
         self.mode = mode
         self.maxRestarts = maxRestarts
         self.withinSeconds = withinSeconds
+        self.backoff = backoff
     }
 }
 
@@ -73,8 +102,9 @@ public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {
 
 /// What a supervisor does after an instance's process ended.
 public enum SupervisionDecision: Hashable, Sendable {
-    /// Start the process again; the instance keeps its path.
-    case restart
+    /// Start the process again after `after` seconds (0: at once); the instance keeps its
+    /// path.
+    case restart(after: Double)
     /// Dismiss the instance, for this reason.
     case dismiss(DismissReason)
 }
@@ -88,6 +118,15 @@ public struct RestartHistory: Hashable, Sendable {
     public let policy: RestartPolicy
     /// When each restart happened, in seconds on the caller's clock, oldest first.
     public private(set) var restarts: [Double] = []
+    /// Ends in a row, for the backoff: reset when a process stayed up longer than its max.
+    public private(set) var endsInARow = 0
+    /// When the current process started, in seconds on the caller's clock.
+    public private(set) var lastStart: Double?
+
+    /// A process started at `now`.
+    public mutating func started(at now: Double) {
+        lastStart = now
+    }
 
     /// Creates an empty history under `policy`.
     public init(policy: RestartPolicy) {
@@ -111,7 +150,10 @@ public struct RestartHistory: Hashable, Sendable {
             restarts.removeAll { now - $0 >= policy.withinSeconds }
             guard restarts.count < policy.maxRestarts else { return .dismiss(.restartIntensity) }
             restarts.append(now)
-            return .restart
+            guard let backoff = policy.backoff else { return .restart(after: 0) }
+            if let lastStart, now - lastStart > backoff.max { endsInARow = 0 }
+            defer { endsInARow += 1 }
+            return .restart(after: backoff.delay(after: endsInARow))
         }
     }
 }

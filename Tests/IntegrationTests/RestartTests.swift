@@ -4,6 +4,8 @@ import SceneClient
 import SceneCoordinator
 import SceneCore
 import SceneJSON
+import SceneSocket
+import SceneTesting
 import SceneSync
 import SceneWire
 import Testing
@@ -60,4 +62,30 @@ private actor Echo: SceneBehavior {
     func start(in context: SceneContext<JSONValue>) async throws { heard.add("start") }
     func stop() async { heard.add("stop") }
     func answer(_ call: SceneCall) async throws -> ScenePayload { ScenePayload(json: ["pong": true]) }
+}
+
+extension RestartTests {
+    @Test("a restart after a crash waits its backoff on the coordinator's clock, growing with each crash in a row")
+    func backoff() async throws {
+        let clock = LoopClock.manual()
+        let scenectl = scenectlPath()
+        let backing = #"{"id": "backing", "kind": "window", "launch": {"command": ["\#(scenectl)", "scene", "--quiet"]}, "restart": {"policy": "permanent", "maxRestarts": 10, "withinSeconds": 600, "backoff": {"initial": 2, "max": 8, "factor": 2}}}"#
+        try await withProcesses(extra: [backing], configure: { $0.clock = clock }) { harness in
+            let id = try await harness.control.open("backing").instance.id
+            var pid = try #require(harness.pid(of: id))
+            for wait in [2000, 4000] {
+                let spawnsBefore = harness.events.all.filter { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }.count
+                kill(pid, SIGKILL)
+                _ = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(id) }
+                #expect(try await eventually { try await harness.instance(id)?.phase == "disconnected" })
+                await clock.advance(by: .milliseconds(wait - 1))
+                // Asked after the advance, on the same loop: no new process yet.
+                #expect(try await harness.instance(id)?.phase == "disconnected")
+                #expect(harness.events.all.filter { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }.count == spawnsBefore)
+                await clock.advance(by: .milliseconds(1))
+                pid = try await harness.newPid(of: id, other: pid)
+                #expect(try await eventually { try await harness.instance(id)?.phase == "active" })
+            }
+        }
+    }
 }

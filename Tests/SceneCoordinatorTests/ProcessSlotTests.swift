@@ -107,7 +107,7 @@ struct ProcessSlotHeartbeatRules {
         #expect(slot.beat(misses: 2) == [])
         #expect(slot.beat(misses: 2) == [.kill(SIGKILL, .heartbeats(missed: 2))])
         // Even a status-0 exit after the kill is abnormal: a transient scene restarts.
-        #expect(slot.ended(generation: 1, exit: .exited(0), now: 1).contains(.scheduleRestart(generation: 1)))
+        #expect(slot.ended(generation: 1, exit: .exited(0), now: 1).contains(.scheduleRestart(generation: 1, after: 0)))
     }
 
     @Test("an answer resets the count of missed pings; an answer to an older spawn does not")
@@ -137,7 +137,7 @@ struct ProcessSlotRestartRules {
     func permanent() {
         var slot = connected(.permanent)
         #expect(slot.ended(generation: 1, exit: .exited(1), now: 1) == [
-            .closeSession, .reportDisconnected(.exited(1)), .scheduleRestart(generation: 1),
+            .closeSession, .reportDisconnected(.exited(1)), .scheduleRestart(generation: 1, after: 0),
         ])
         #expect(slot.restartDue(generation: 1, closing: false) == [.spawn(generation: 2)])
     }
@@ -156,7 +156,7 @@ struct ProcessSlotRestartRules {
     func intensity() {
         var slot = connected(.permanent, maxRestarts: 2, within: 10)
         for (generation, now) in [(1, 0.0), (2, 1.0)] {
-            #expect(slot.ended(generation: generation, exit: .exited(1), now: now).last == .scheduleRestart(generation: generation))
+            #expect(slot.ended(generation: generation, exit: .exited(1), now: now).last == .scheduleRestart(generation: generation, after: 0))
             _ = slot.restartDue(generation: generation, closing: false)
             _ = slot.started()
             _ = slot.helloed()
@@ -165,7 +165,7 @@ struct ProcessSlotRestartRules {
 
         var spaced = connected(.permanent, maxRestarts: 2, within: 10)
         for (generation, now) in [(1, 0.0), (2, 11.0), (3, 22.0)] {
-            #expect(spaced.ended(generation: generation, exit: .exited(1), now: now).last == .scheduleRestart(generation: generation))
+            #expect(spaced.ended(generation: generation, exit: .exited(1), now: now).last == .scheduleRestart(generation: generation, after: 0))
             _ = spaced.restartDue(generation: generation, closing: false)
             _ = spaced.started()
             _ = spaced.helloed()
@@ -250,6 +250,6 @@ struct ProcessSlotStopRules {
 
         var closedByUs = connected(.transient)
         _ = closedByUs.sessionClosed(abnormal: true)
-        #expect(closedByUs.ended(generation: 1, exit: .exited(0), now: 0).last == .scheduleRestart(generation: 1))
+        #expect(closedByUs.ended(generation: 1, exit: .exited(0), now: 0).last == .scheduleRestart(generation: 1, after: 0))
     }
 }

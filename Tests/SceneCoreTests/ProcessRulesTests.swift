@@ -43,9 +43,9 @@ struct ProcessRulesTests {
     @Test("permanent restarts after any end; transient only after an abnormal one; temporary never")
     func policyModes() {
         var permanent = RestartHistory(policy: RestartPolicy(mode: .permanent))
-        #expect(permanent.decide(clean: true, now: 0) == .restart)
+        #expect(permanent.decide(clean: true, now: 0) == .restart(after: 0))
         var transient = RestartHistory(policy: .standard)
-        #expect(transient.decide(clean: false, now: 0) == .restart)
+        #expect(transient.decide(clean: false, now: 0) == .restart(after: 0))
         #expect(transient.decide(clean: true, now: 1) == .dismiss(.processExited))
         var temporary = RestartHistory(policy: RestartPolicy(mode: .temporary))
         #expect(temporary.decide(clean: false, now: 0) == .dismiss(.processExited))
@@ -54,15 +54,42 @@ struct ProcessRulesTests {
     @Test("more than maxRestarts within withinSeconds dismisses restart_intensity; older restarts stop counting")
     func intensity() {
         var history = RestartHistory(policy: RestartPolicy(mode: .permanent, maxRestarts: 2, withinSeconds: 10))
-        #expect(history.decide(clean: false, now: 0) == .restart)
-        #expect(history.decide(clean: false, now: 5) == .restart)
+        #expect(history.decide(clean: false, now: 0) == .restart(after: 0))
+        #expect(history.decide(clean: false, now: 5) == .restart(after: 0))
         #expect(history.decide(clean: false, now: 9) == .dismiss(.restartIntensity))
         // Ten seconds after the first restart, it no longer counts.
         var later = RestartHistory(policy: RestartPolicy(mode: .permanent, maxRestarts: 2, withinSeconds: 10))
         _ = later.decide(clean: false, now: 0)
         _ = later.decide(clean: false, now: 5)
-        #expect(later.decide(clean: false, now: 10) == .restart)
+        #expect(later.decide(clean: false, now: 10) == .restart(after: 0))
         #expect(later.restarts == [5, 10])
+    }
+
+    @Test("a backoff waits initial seconds after the first end, times factor after each end in a row, at most max; a long run starts the row again")
+    func backoff() {
+        let policy = RestartPolicy(mode: .permanent, maxRestarts: 100, withinSeconds: 1, backoff: .init(initial: 1, max: 8, factor: 2))
+        var history = RestartHistory(policy: policy)
+        var now = 0.0
+        var delays: [Double] = []
+        for _ in 0..<5 {
+            history.started(at: now)
+            now += 2  // up 2 s each time: not longer than max
+            guard case .restart(let delay) = history.decide(clean: false, now: now) else { return }
+            delays.append(delay)
+            now += delay
+        }
+        #expect(delays == [1, 2, 4, 8, 8])
+        history.started(at: now)
+        #expect(history.decide(clean: false, now: now + 9) == .restart(after: 1))
+    }
+
+    @Test("a restart policy's backoff is read from the manifest, and a wrong one is reported with its path")
+    func backoffManifest() throws {
+        let text = #"{"app": "a", "scenes": [{"id": "s", "kind": "window", "in_process": true, "restart": {"policy": "permanent", "backoff": {"initial": 0.5, "max": 30, "factor": 3}}}]}"#
+        let manifest = try Manifest.load(from: Data(text.utf8))
+        #expect(manifest.scenes.first?.restart.backoff == RestartPolicy.Backoff(initial: 0.5, max: 30, factor: 3))
+        let wrong = text.replacingOccurrences(of: #""max": 30"#, with: #""max": 0.1"#)
+        #expect(problems(wrong).map { $0.prefix { $0 != ":" } } == ["scenes[0].restart.backoff"])
     }
 
     @Test("maxRestarts 0 dismisses at the first abnormal end")
