@@ -240,6 +240,10 @@ refused("scene.restart: a virtual instance has nothing to restart: not_connected
         -32000, "not_connected", setup=OPEN_MAIN)
 refused("scene.restart: an instance that is not open is not_open", 23, "scene.restart", {"instance": "main-1"}, -32000, "not_open")
 refused("scene.restart: instance missing is invalid params", 23, "scene.restart", {}, -32602, valid=False)
+refused("session.save: without a state file is no_state_file", 23, "session.save", {"name": "morning"}, -32000, "no_state_file")
+refused("session.list: without a state file is no_state_file", 23, "session.list", {}, -32000, "no_state_file")
+refused("session.load: a name with a slash is invalid params", 23, "session.load", {"name": "../etc"}, -32602)
+refused("session.delete: name missing is invalid params", 23, "session.delete", {}, -32602, valid=False)
 ok("scene.describe: a scene's interface, kind, instances, max and activation", 23, "scene.describe", {"scene": "viewer"})
 ok("scene.reopen: the last dismissed instance comes back with its path", 23, "scene.reopen", {},
    setup=OPEN_MAIN + [{"method": "flow.send", "params": {"instance": "main-1", "intent": {"type": "push", "route": "a"}}},

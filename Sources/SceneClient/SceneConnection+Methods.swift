@@ -161,6 +161,29 @@ extension SceneConnection {
         try await call(.sceneRestart, params: RestartParams(instance: instance), as: InstanceResult.self).instance
     }
 
+    /// `session.save`: saves what is open as session `name` (beside the state file).
+    public func saveSession(_ name: String) async throws(ClientError) {
+        _ = try await call(WireMethod.sessionSave.rawValue, params: WireCodec.json(SessionParams(name: name)))
+    }
+
+    /// `session.load`: replaces what is open with session `name`; answers the instances
+    /// it opened. Unless `force`, a close refused by any open instance fails it
+    /// (`close_vetoed`) and nothing changes.
+    @discardableResult
+    public func loadSession(_ name: String, force: Bool = false) async throws(ClientError) -> [String] {
+        try await call(.sessionLoad, params: SessionLoadParams(name: name, force: force ? true : nil), as: SessionLoadResult.self).instances
+    }
+
+    /// `session.list`: the saved sessions' names, sorted.
+    public func sessions() async throws(ClientError) -> [String] {
+        try await call(.sessionList, params: EmptyResult(), as: SessionListResult.self).sessions
+    }
+
+    /// `session.delete`: deletes session `name`.
+    public func deleteSession(_ name: String) async throws(ClientError) {
+        _ = try await call(WireMethod.sessionDelete.rawValue, params: WireCodec.json(SessionParams(name: name)))
+    }
+
     /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
     /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
     /// instance.

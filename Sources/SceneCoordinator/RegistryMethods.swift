@@ -27,6 +27,7 @@ enum RegistryRequest: Sendable {
     case finish(InstanceID, result: JSONValue)
     case authenticate(Bool)
     case emit(InstanceID, signal: String, payload: JSONValue?)
+    case loadSession(RegistrySnapshot<JSONValue>, force: Bool)
     case state
 
     /// Decodes `params` of `method`; -32602 with the path of what does not fit, -32601 for
@@ -117,7 +118,7 @@ enum RegistryRequest: Sendable {
         case .state:
             self = .state
         case .hello, .ping, .subscribe, .unsubscribe, .coordinatorShutdown, .sceneCall, .sceneNotify, .sceneStatus,
-            .sceneDescribe, .sceneRestart:
+            .sceneDescribe, .sceneRestart, .sessionSave, .sessionLoad, .sessionList, .sessionDelete:
             // Answered by the session itself; never reaches the registry.
             throw .methodNotFound(method.rawValue)
         }
@@ -153,6 +154,7 @@ enum RegistryRequest: Sendable {
         case .finish: return .sceneFinish
         case .authenticate: return .authSet
         case .emit: return .sceneEmit
+        case .loadSession: return .sessionLoad
         case .state: return .state
         }
     }
@@ -317,6 +319,23 @@ enum RegistryMethods {
                 case .success(let outcome): return .success(programAnswer(outcome))
                 case .failure(let reason): return .success(.failure(.domain(reason)))
                 }
+            }
+        case .loadSession(let json, let force):
+            let session: RegistrySnapshot<R>
+            if Routes.isJSON {
+                session = json as! RegistrySnapshot<R>
+            } else {
+                // A registry of the app's own routes reads the saved routes as its own.
+                do {
+                    session = try JSONValue.encoded(json).decoded(as: RegistrySnapshot<R>.self)
+                } catch {
+                    return .done(.success(.failure(.domain(
+                        reason: WireReason.invalidSession, message: "the session does not fit this app's routes: \(error)",
+                        data: ["detail": .string("\(error)")]))))
+                }
+            }
+            return answer(registry.beginLoadSession(session, force: force)) { ids in
+                JSONValue.object(["instances": .array(ids.map { .string($0.description) })])
             }
         case .emit(let id, let signal, let payload):
             return now { () throws(WireError) in

@@ -52,6 +52,8 @@ protocol ServedRegistry: Sendable {
 
     // Off the loop.
     func snapshotWithSequence() async -> (snapshot: RegistrySnapshot<JSONValue>, seq: UInt64)
+    /// What a saved session keeps: the snapshot now (on the loop).
+    func sessionSnapshot() -> RegistrySnapshot<JSONValue>
     func processInstances() async -> [(id: InstanceID, phase: ScenePhase)]
     func stopBehaviors() async
 }
@@ -149,6 +151,8 @@ struct Served<R: Route>: ServedRegistry {
     }
 
     func processInstances() async -> [(id: InstanceID, phase: ScenePhase)] { await registry.processInstances() }
+
+    func sessionSnapshot() -> RegistrySnapshot<JSONValue> { on { WireRoutes<R>.json($0.snapshot()) } }
 
     func stopBehaviors() async { await registry.stopBehaviors() }
 }

@@ -52,16 +52,24 @@ extension Session {
             describe(id: id, params: params)
         case .sceneRestart:
             restart(id: id, params: params)
+        case .sessionSave, .sessionList, .sessionDelete:
+            session(known, id: id, params: params)
+        case .sessionLoad:
+            enqueue(loadSessionRequest(params), id: id)
         default:
             // Decoded now; a mistake in the params is answered in its turn among this
             // connection's registry answers, like any other.
-            let request = Result { () throws(WireError) in try RegistryRequest(known, params: params) }
-            unanswered.append(id)
-            if behindWait != nil {
-                behindWait?.append((id, request))
-            } else {
-                apply(request, id: id)
-            }
+            enqueue(Result { () throws(WireError) in try RegistryRequest(known, params: params) }, id: id)
+        }
+    }
+
+    /// Applies a registry request now, or queues it behind the one that waits.
+    private func enqueue(_ request: Result<RegistryRequest, WireError>, id: JSONValue) {
+        unanswered.append(id)
+        if behindWait != nil {
+            behindWait?.append((id, request))
+        } else {
+            apply(request, id: id)
         }
     }
 

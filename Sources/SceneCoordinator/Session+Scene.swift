@@ -114,7 +114,8 @@ extension Session {
             return .success(params)
         case .sceneProgram:
             return scopedProgram(params)
-        case .hello, .immersiveDismiss, .sceneFocus, .authSet, .coordinatorShutdown:
+        case .hello, .immersiveDismiss, .sceneFocus, .authSet, .coordinatorShutdown, .sessionSave, .sessionLoad, .sessionList,
+            .sessionDelete:
             return .failure(forbidden(method.rawValue, "a scene connection may not call \(method.rawValue)"))
         }
         guard case .object(var members) = params ?? .object([:]) else { return .success(params) }

@@ -57,6 +57,10 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     /// The bookkeeping when the state was taken (a copy that shares storage until the
     /// registry changes).
     let records: [InstanceID: InstanceRecord]
+    /// Each scene's geometry, by scene id.
+    let geometries: [String: SceneGeometry]
+    /// Immersive spaces whose style was changed from their declared one.
+    let styles: [InstanceID: ImmersionStyle]
 
     /// How many instances are open.
     public var count: Int { entries.count }
@@ -65,9 +69,12 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     public func instances(_ range: Range<Int>) -> [InstanceInfo<R>] {
         entries[range].compactMap { id, path, queue in
             guard let record = records[id] else { return nil }
+            var style: ImmersionStyle?
+            if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
             return InstanceInfo(
                 id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
-                focused: focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue)
+                focused: focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
+                geometry: geometries[id.scene] ?? SceneGeometry(), style: style)
         }
     }
 
@@ -112,7 +119,8 @@ extension SceneRegistry {
             app: app,
             scenes: declarations.map { .init(id: $0.id, kind: $0.kind, instances: $0.instances, restore: $0.restore) },
             focused: book.focused, immersive: book.immersive, pendingLink: links.pending?.url,
-            phase: book.aggregatePhase, seq: log.seq, entries: keyed.map { unordered[$0.index] }, records: book.records)
+            phase: book.aggregatePhase, seq: log.seq, entries: keyed.map { unordered[$0.index] }, records: book.records,
+            geometries: declarationsByID.mapValues(\.geometry), styles: styles)
     }
 }
 

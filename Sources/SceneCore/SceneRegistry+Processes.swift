@@ -75,7 +75,7 @@ extension SceneRegistry {
 
     /// What asks whether `id` may close interactively: the program's close policy, then
     /// what backs it; nil when nobody is asked (a virtual instance, no policy).
-    private func closeQuestion(_ id: InstanceID) -> (@Sendable () async -> Bool)? {
+    func closeQuestion(_ id: InstanceID) -> (@Sendable () async -> Bool)? {
         let backing = backing(of: id)
         let policy = closePolicy
         guard backing != nil || policy != nil else { return nil }

@@ -112,4 +112,10 @@ public enum WireReason {
     /// `subscribe` with a `since` older than the oldest event kept (`data.oldest`), or
     /// newer than the last one emitted (a coordinator that started afresh).
     public static let historyGone = "history_gone"
+    /// `session.*` on a coordinator serving without a state file (sessions live beside it).
+    public static let noStateFile = "no_state_file"
+    /// `session.load` or `session.delete` of a name with no saved session (`data.name`).
+    public static let unknownSession = "unknown_session"
+    /// `session.load` of a file that is not a session of this app (`data.detail`).
+    public static let invalidSession = "invalid_session"
 }

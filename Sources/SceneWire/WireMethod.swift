@@ -58,6 +58,14 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case sceneDescribe = "scene.describe"
     /// `scene.emit`: a scene announces a signal to the subscribers of topic `signal`.
     case sceneEmit = "scene.emit"
+    /// `session.save`: saves what is open as a named session.
+    case sessionSave = "session.save"
+    /// `session.load`: replaces what is open with a saved session.
+    case sessionLoad = "session.load"
+    /// `session.list`: the saved sessions' names.
+    case sessionList = "session.list"
+    /// `session.delete`: deletes a saved session.
+    case sessionDelete = "session.delete"
     /// `state`: the registry's whole state.
     case state
     /// `subscribe`: starts, or replaces, the connection's event subscription.

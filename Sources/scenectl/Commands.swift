@@ -133,6 +133,10 @@ enum Commands {
             "notify", "the same as call, as a notification: no answer",
             arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")]),
         control(
+            "session", "save, load, list or delete a named session of open instances (kept beside --state)",
+            arguments: [.required("save|load|list|delete", .choice(["save", "load", "list", "delete"])), .optional("NAME")],
+            options: [.flag("force", "load: close what is open without asking (no veto)")]),
+        control(
             "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
             arguments: [.required("ID")]),
         control(

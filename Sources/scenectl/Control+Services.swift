@@ -93,4 +93,22 @@ extension Request {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// `session save|load|list|delete`.
+    func performSession(on connection: SceneConnection, json asJSON: Bool) async throws(ClientError) {
+        switch positionals[0] {
+        case "save":
+            try await connection.saveSession(positionals[1])
+            asJSON ? print("{}") : print("saved session \(positionals[1])")
+        case "load":
+            let opened = try await connection.loadSession(positionals[1], force: force)
+            asJSON ? printJSON(SessionLoadResult(instances: opened)) : print("loaded session \(positionals[1]): \(opened.isEmpty ? "nothing" : opened.joined(separator: " "))")
+        case "list":
+            let names = try await connection.sessions()
+            asJSON ? printJSON(SessionListResult(sessions: names)) : print(names.isEmpty ? "no sessions" : names.joined(separator: "\n"))
+        default:
+            try await connection.deleteSession(positionals[1])
+            asJSON ? print("{}") : print("deleted session \(positionals[1])")
+        }
+    }
 }

@@ -152,6 +152,14 @@ struct Request {
             positionals = try arguments.expect("mixed|progressive|full")
         case "restart":
             positionals = try arguments.expect("ID")
+        case "session":
+            positionals = arguments.positionals
+            guard let action = positionals.first, ["save", "load", "list", "delete"].contains(action) else {
+                throw UsageError("session takes save, load, list or delete")
+            }
+            guard positionals.count == (action == "list" ? 1 : 2) else {
+                throw UsageError(action == "list" ? "session list takes no name" : "session \(action) needs a NAME")
+            }
         case "reopen":
             guard arguments.positionals.count <= 1 else {
                 throw UsageError("expected [SCENE], got \(arguments.positionals.count) arguments")
@@ -264,6 +272,8 @@ struct Request {
         case "focus":
             let instance = try await connection.focus(positionals[0])
             asJSON ? printJSON(instance) : print("focused \(instance.id)")
+        case "session":
+            try await performSession(on: connection, json: asJSON)
         case "restart":
             let instance = try await connection.restart(positionals[0])
             asJSON ? printJSON(instance) : print("restarting \(instance.id); its path: \(describe(instance.path))")

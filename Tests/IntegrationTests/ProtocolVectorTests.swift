@@ -128,7 +128,8 @@ struct ProtocolVectorTests {
         for reason in [WireReason.emptyFrame, WireReason.frameTooLarge, WireReason.batchNotSupported, WireReason.unsupportedProtocol,
                        WireReason.alreadyInitialized, WireReason.tooManyConnections, WireReason.unsupportedRole,
                        WireReason.forbidden, WireReason.shuttingDown, WireReason.badToken, WireReason.notConnected,
-                       WireReason.callTimeout, WireReason.reservedMethod, WireReason.historyGone] {
+                       WireReason.callTimeout, WireReason.reservedMethod, WireReason.historyGone,
+                       WireReason.noStateFile, WireReason.unknownSession, WireReason.invalidSession] {
             #expect(spec.contains("`\(reason)`"), "\(reason)")
         }
     }

@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import SceneCore
+import SceneJSON
+import SceneSocket
+import SceneWire
+
+/// A saved session: what was open, as a registry snapshot, in `STATEFILE.sessions/NAME.json`.
+struct SavedSession: Codable {
+    /// Always `"scene-coordinator-session"`.
+    var format = "scene-coordinator-session"
+    var version = 1
+    var snapshot: RegistrySnapshot<JSONValue>
+}
+
+/// `session.save`, `session.load`, `session.list`, `session.delete`: named sets of open
+/// instances, kept beside the state file.
+extension Session {
+    /// The folder sessions live in, or the error that there is none.
+    private var sessionFolder: Result<String, WireError> {
+        guard let state = server.configuration.stateFile else {
+            return .failure(.domain(
+                reason: WireReason.noStateFile,
+                message: "sessions are kept beside the state file; this coordinator serves without one (--state FILE)"))
+        }
+        return .success(state + ".sessions")
+    }
+
+    /// The file of session `name` (its name checked first: -32602).
+    private func sessionFile(_ name: String) -> Result<String, WireError> {
+        guard SessionParams.isValidName(name) else {
+            return .failure(.invalidParams("name: \"\(name)\" must be 1 to 64 of A-Z a-z 0-9 _ . -"))
+        }
+        return sessionFolder.map { "\($0)/\(name).json" }
+    }
+
+    private func unknownSession(_ name: String) -> WireError {
+        .domain(reason: WireReason.unknownSession, message: "no session \"\(name)\" is saved", data: ["name": .string(name)])
+    }
+
+    /// `session.save`, `session.list`, `session.delete`: answered at once (a save once its
+    /// file is written, off the loop).
+    func session(_ method: WireMethod, id: JSONValue, params: JSONValue?) {
+        do throws(WireError) {
+            switch method {
+            case .sessionList:
+                let folder = try sessionFolder.get()
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                    .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(SessionParams.isValidName).sorted()
+                reply(id, result: WireCodec.json(SessionListResult(sessions: names)))
+            case .sessionDelete:
+                let name = try WireCodec.decode(SessionParams.self, from: params).name
+                let file = try sessionFile(name).get()
+                guard unlink(file) == 0 else {
+                    if errno == ENOENT { throw unknownSession(name) }
+                    let problem = "\(SocketError("unlink \(file)"))"
+                    throw .domain(reason: "cannot_delete", message: problem, data: ["detail": .string(problem)])
+                }
+                reply(id, result: .object([:]))
+            default:
+                let name = try WireCodec.decode(SessionParams.self, from: params).name
+                let file = try sessionFile(name).get()
+                let saved = SavedSession(snapshot: server.registry.sessionSnapshot())
+                unanswered.append(id)
+                let session = bound
+                Task.detached {
+                    let answer: Result<JSONValue, WireError>
+                    do {
+                        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                        close(try DurableFile.replace(file, with: Array(try JSONValue.encoded(saved).description.utf8)))
+                        answer = .success(.object([:]))
+                    } catch {
+                        answer = .failure(.domain(reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
+                    }
+                    session.loop.execute { session.value.complete(id, answer) }
+                }
+            }
+        } catch {
+            reply(id, error: error)
+        }
+    }
+
+    /// `session.load`: the saved session read (a small file, on the loop), as the registry
+    /// request that loads it.
+    func loadSessionRequest(_ params: JSONValue?) -> Result<RegistryRequest, WireError> {
+        Result { () throws(WireError) in
+            let request = try WireCodec.decode(SessionLoadParams.self, from: params)
+            let file = try sessionFile(request.name).get()
+            guard let data = FileManager.default.contents(atPath: file) else { throw unknownSession(request.name) }
+            let saved: SavedSession
+            do {
+                saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
+            } catch {
+                throw .domain(reason: WireReason.invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
+            }
+            guard saved.format == "scene-coordinator-session", saved.snapshot.app == server.registry.app else {
+                throw .domain(
+                    reason: WireReason.invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
+                    data: ["detail": .string("another app or format")])
+            }
+            return .loadSession(saved.snapshot, force: request.force ?? false)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import SceneFlow
+import SceneJSON
+
+extension SceneRegistry {
+    /// Replaces what is open with a saved session: the instances of `session` (a
+    /// ``snapshot()`` taken earlier) open anew, with their values, paths and styles, windows
+    /// pushed as they were, focus in the saved order and the saved immersive space.
+    ///
+    /// - Unless `force`, every open instance is asked to close first, all at once; one that
+    ///   refuses fails the whole load with `close_vetoed`, and nothing changes.
+    /// - Then everything open is dismissed (reason `requested`) and the saved set opens by
+    ///   the usual rules, under new ids; an instance of a scene no longer declared, or one
+    ///   whose opening fails, is left out. Answers the ids opened, in the saved order.
+    /// - Throws: `close_vetoed`.
+    public func loadSession(_ session: RegistrySnapshot<R>, force: Bool) async throws(RegistryRejection) -> [InstanceID] {
+        try await finish(beginLoadSession(session, force: force)).get()
+    }
+
+    /// ``loadSession(_:force:)`` as far as it goes now.
+    public func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
+        step("session.load") { () throws(RegistryRejection) in
+            let asked = force ? [] : book.records.keys.sorted().compactMap { id in
+                book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
+            }
+            return .waiting(RegistryWait { registry in
+                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
+                    for (id, ask) in asked { group.addTask { (id, await ask()) } }
+                    var refused: [InstanceID] = []
+                    for await (id, accepted) in group where !accepted { refused.append(id) }
+                    return refused.sorted()
+                }
+                if let first = refused.first { return .failure(.closeVetoed(first)) }
+                return .success(await registry.replaceOpen(with: session))
+            })
+        }
+    }
+
+    /// Dismisses everything open, then opens `session`'s instances; answers those opened.
+    private func replaceOpen(with session: RegistrySnapshot<R>) async -> [InstanceID] {
+        for id in book.records.keys.sorted() where book.records[id] != nil {
+            _ = remove(id, reason: .requested)
+        }
+        var renamed: [InstanceID: InstanceID] = [:]
+        var opened: [InstanceID] = []
+        // Windows first, then those pushed from them, each from its parent's new instance.
+        let ordered = session.instances.filter { $0.pushedFrom == nil } + session.instances.filter { $0.pushedFrom != nil }
+        for item in ordered {
+            guard let declaration = declarationsByID[item.id.scene] else { continue }
+            let plan = try? FlowPlan(validating: item.flow.path)
+            let id: InstanceID
+            if let parent = item.pushedFrom {
+                guard let from = renamed[parent],
+                    case .success(let info) = await finish(beginPush(item.id.scene, value: item.value, from: from))
+                else { continue }
+                id = info.id
+                if let plan { _ = try? withInstance(id, for: "session.load") { instance throws(RegistryRejection) in try instance.apply(plan) } }
+            } else {
+                guard case .success(let outcome) = await finish(step("session.load") { () throws(RegistryRejection) in
+                    try openStep(item.id.scene, value: item.value, plan: plan)
+                }) else { continue }
+                id = outcome.instance.id
+            }
+            if let style = item.style, case .immersive(let declared) = declaration.kind, style != declared,
+                declaration.allowedStyles.contains(style)
+            {
+                styles[id] = style
+                if let info = infoIfOpen(id) { log.emit(.changed(info)) }
+            }
+            renamed[item.id] = id
+            opened.append(id)
+        }
+        for saved in session.focusOrder {
+            if let id = renamed[saved] { book.focusVisible(id) }
+        }
+        flush()
+        return opened
+    }
+}
