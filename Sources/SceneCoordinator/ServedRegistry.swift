@@ -28,6 +28,7 @@ protocol ServedRegistry: Sendable {
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
     func activate(_ scene: String, for request: String, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void)
     func interface(of scene: String) -> SceneInterface?
+    func group(of scene: String) -> SupervisionGroup?
     func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection>
     func isOpen(_ id: InstanceID) -> Bool
     /// The open instances of `scene`, by number.
@@ -96,6 +97,8 @@ struct Served<R: Route>: ServedRegistry {
     }
 
     func interface(of scene: String) -> SceneInterface? { registry.interface(of: scene) }
+
+    func group(of scene: String) -> SupervisionGroup? { registry.declaration(of: scene)?.group }
 
     func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection> {
         Result { () throws(RegistryRejection) in try registry.describe(scene) }

@@ -33,7 +33,35 @@ extension Supervisor {
         entry.lastEnd = exit
         entry.lastEndCause = entry.killCause
         entry.startedAt = nil
-        perform(entry.slot.ended(generation: generation, exit: exit, now: now), on: entry)
+        let asked = entry.slot.restartAsked
+        let actions = entry.slot.ended(generation: generation, exit: exit, now: now)
+        perform(actions, on: entry)
+        // A restart its policy decided (not one asked for) restarts its group's others, by
+        // the group's strategy; past the group's intensity, the whole group is dismissed.
+        if !asked, actions.contains(where: { if case .scheduleRestart = $0 { true } else { false } }),
+            let group = registry.group(of: entry.id.scene)
+        {
+            restartGroup(group, after: entry.id)
+        }
+    }
+
+    /// `ended`'s scene restarts: its group follows its strategy, or goes when it restarted
+    /// too often.
+    private func restartGroup(_ group: SupervisionGroup, after ended: InstanceID) {
+        var history = groupHistories[group.id]
+            ?? RestartHistory(policy: RestartPolicy(mode: .permanent, maxRestarts: group.maxRestarts, withinSeconds: group.withinSeconds))
+        let decision = history.decide(clean: false, now: now)
+        groupHistories[group.id] = history
+        if case .dismiss = decision {
+            Log.warn("group \(group.id) restarted more than \(group.maxRestarts) times in \(group.withinSeconds) s; dismissing it")
+            for scene in group.scenes {
+                for id in registry.instances(of: scene) { registry.dismissProcess(id, reason: .restartIntensity) }
+            }
+            return
+        }
+        let others = group.restartsWith(ended.scene).flatMap { registry.instances(of: $0) }
+        if !others.isEmpty { Log.info("group \(group.id) (\(group.strategy.rawValue)): \(ended) restarts; so do \(others.map(\.description).joined(separator: ", "))") }
+        for id in others { _ = restart(id) }
     }
 
     /// The restart scheduled after spawn `generation` of `id` is due.

@@ -58,7 +58,7 @@ struct ManifestReader {
             report("$", "a manifest must be a JSON object")
             return nil
         }
-        checkKeys(root, at: "", allowed: ["app", "links", "immersive", "scenes"])
+        checkKeys(root, at: "", allowed: ["app", "links", "immersive", "scenes", "groups"])
         let app = string(root["app"], at: "app", required: true) ?? ""
         let origins = readOrigins(root["links"])
         var immersive = ImmersivePolicy.reject
@@ -94,6 +94,8 @@ struct ManifestReader {
         }
         // A placement beside another scene names one that is declared.
         let declared = Set(scenes.map(\.id))
+        readRequirements(scenes, declared: declared)
+        if let value = root["groups"] { scenes = readGroups(value, scenes: scenes, declared: declared) }
         for (index, scene) in scenes.enumerated() {
             if case .relative(let other, _)? = scene.geometry.placement, !declared.contains(other) {
                 report("scenes[\(index)].placement.relativeTo", "no scene \"\(other)\" is declared")
@@ -135,7 +137,7 @@ struct ManifestReader {
             allowed: [
                 "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process",
                 "restart", "decides", "decideTimeout", "activatable", "interface", "defaultSize", "resizability", "placement",
-                "styles",
+                "styles", "requires",
             ])
         let id = string(members["id"], at: "\(path).id", required: true) ?? ""
         if !id.isEmpty, !SceneDeclaration<JSONValue>.isValidID(id) {
@@ -201,10 +203,18 @@ struct ManifestReader {
         let (activatable, interface) = readService(members, at: path, hasCode: hosting != .virtual, policy: policy)
         guard let kind else { return nil }
         let geometry = readGeometry(members, at: path, kind: kind)
+        var requires: [String] = []
+        if let value = members["requires"] {
+            if case .array(let items) = value, items.allSatisfy({ $0.stringValue?.isEmpty == false }) {
+                requires = items.compactMap(\.stringValue)
+            } else {
+                report("\(path).requires", "must be a list of scene ids")
+            }
+        }
         return SceneDeclaration(
             id: id, kind: kind, instances: policy, links: links, scope: scope, claims: claims, restore: restore,
             hosting: hosting, restart: restart ?? .standard, decides: decides, decideTimeout: decideTimeout,
-            activatable: activatable, interface: interface, geometry: geometry)
+            activatable: activatable, interface: interface, geometry: geometry, requires: requires)
     }
 
     private mutating func readKind(_ members: [String: JSONValue], at path: String) -> SceneKind? {

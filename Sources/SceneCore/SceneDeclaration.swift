@@ -292,6 +292,11 @@ public struct SceneDeclaration<R: Route>: Sendable {
     /// A window's default size, how windows and volumes resize and where they appear, the
     /// styles an immersive space may take.
     public let geometry: SceneGeometry
+    /// The scenes that must be open before this one: opening it opens them first, and
+    /// dismissing the last instance of one of them dismisses this scene's instances first.
+    public let requires: [String]
+    /// The supervision group the scene belongs to, if any.
+    public internal(set) var group: SupervisionGroup?
 
     /// The styles an open immersive space of this scene may take: its declared `styles`,
     /// else its style alone; none for a window or volume.
@@ -322,7 +327,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         scope: [ScopeRule<R>] = [], claims: [SceneClaim<R>] = [], restore: Bool = true,
         hosting: SceneHosting = .virtual, restart: RestartPolicy = .standard, decides: Bool = false,
         decideTimeout: Duration = standardDecideTimeout, activatable: Bool = false, interface: SceneInterface? = nil,
-        geometry: SceneGeometry = SceneGeometry()
+        geometry: SceneGeometry = SceneGeometry(), requires: [String] = [], group: SupervisionGroup? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -338,5 +343,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.activatable = activatable
         self.interface = interface
         self.geometry = geometry
+        self.requires = requires
+        self.group = group
     }
 }

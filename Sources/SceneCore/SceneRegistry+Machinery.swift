@@ -18,6 +18,23 @@ extension SceneRegistry {
             flush()
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
+            // The scenes it requires open first (each by its own rules), then it.
+            let missing = (declarationsByID[scene]?.requires ?? []).filter { book.instances(of: $0).isEmpty }
+            if !missing.isEmpty {
+                return .waiting(RegistryWait { registry in
+                    for required in missing where registry.book.instances(of: required).isEmpty {
+                        let opened = await registry.finish(registry.step("scene.open") { () throws(RegistryRejection) in
+                            try registry.openStep(required, value: nil)
+                        })
+                        if case .failure(let reason) = opened { return .failure(reason) }
+                    }
+                    do throws(RegistryRejection) {
+                        return await registry.finish(try registry.openStep(scene, value: value, plan: plan))
+                    } catch {
+                        return .failure(error)
+                    }
+                })
+            }
             if let replacing { remove(replacing, reason: .replaced) }
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }

@@ -31,7 +31,9 @@ extension SceneRegistry {
 
     /// ``dismiss(_:force:)`` as far as it goes now: done, unless the instance must be asked.
     public func beginDismiss(_ id: InstanceID, force: Bool) -> RegistryStep<R, [InstanceID]> {
-        step("scene.dismiss") { () throws(RegistryRejection) in
+        let dependents = dependents(ofLast: id)
+        if !dependents.isEmpty { return beginDismiss(id, with: dependents, force: force) }
+        return step("scene.dismiss") { () throws(RegistryRejection) in
             guard !force, let record = book.records[id], record.phase != .opening, let ask = closeQuestion(id) else {
                 return .done(.success(try dismissNow(id)))
             }
@@ -71,6 +73,52 @@ extension SceneRegistry {
                 return .success(registry.dismissAll(targets, refused: refused))
             })
         }
+    }
+
+    /// The instances of the scenes that require `id`'s scene, directly or through others,
+    /// when `id` is its scene's last instance: they go before it.
+    func dependents(ofLast id: InstanceID) -> [InstanceID] {
+        guard book.instances(of: id.scene) == [id] else { return [] }
+        var scenes = Set<String>()
+        var frontier = [id.scene]
+        while let scene = frontier.popLast() {
+            for declaration in declarations where declaration.requires.contains(scene) && scenes.insert(declaration.id).inserted {
+                frontier.append(declaration.id)
+            }
+        }
+        return scenes.sorted().flatMap { book.instances(of: $0) }
+    }
+
+    /// Dismisses `id` after `dependents` (which require its scene); unless `force`, all are
+    /// asked first, and one refusal fails the whole dismiss (`close_vetoed`), nothing gone.
+    private func beginDismiss(_ id: InstanceID, with dependents: [InstanceID], force: Bool) -> RegistryStep<R, [InstanceID]> {
+        step("scene.dismiss") { () throws(RegistryRejection) in
+            let targets = dependents + [id]
+            let asked = force ? [] : targets.compactMap { target in
+                book.records[target]?.phase == .opening ? nil : closeQuestion(target).map { (target, $0) }
+            }
+            guard !asked.isEmpty else { return .done(.success(try dismissInOrder(targets))) }
+            return .waiting(RegistryWait { registry in
+                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
+                    for (target, ask) in asked { group.addTask { (target, await ask()) } }
+                    var refused: [InstanceID] = []
+                    for await (target, accepted) in group where !accepted { refused.append(target) }
+                    return refused.sorted()
+                }
+                if let first = refused.first { return .failure(.closeVetoed(first)) }
+                return Result { () throws(RegistryRejection) in try registry.dismissInOrder(targets) }
+            })
+        }
+    }
+
+    /// Dismisses `targets` in order (those gone meanwhile skipped); answers what went.
+    private func dismissInOrder(_ targets: [InstanceID]) throws(RegistryRejection) -> [InstanceID] {
+        var dismissed: [InstanceID] = []
+        for target in targets where book.records[target] != nil {
+            dismissed += try dismissNow(target)
+        }
+        guard !dismissed.isEmpty else { throw .notOpen(targets.last?.description ?? "") }
+        return dismissed
     }
 
     /// What asks whether `id` may close interactively: the program's close policy, then

@@ -93,6 +93,9 @@ public actor SceneRegistry<R: Route> {
             if declaration.hosting == .virtual, declaration.activatable || declaration.interface != nil {
                 problems.append("scene \"\(declaration.id)\" is virtual: nothing would answer the calls an interface or activation is for")
             }
+            for required in declaration.requires where required == declaration.id || !declarations.contains(where: { $0.id == required }) {
+                problems.append("scene \"\(declaration.id)\" requires \"\(required)\", which is not another declared scene")
+            }
             if declaration.activatable, declaration.instances == .perValue {
                 problems.append("scene \"\(declaration.id)\" opens one instance per value: a call, which gives none, cannot activate it")
             }
@@ -125,6 +128,9 @@ public actor SceneRegistry<R: Route> {
                 byID[scene] == nil
                     ? "a behaviour is registered for scene \"\(scene)\", which is not declared"
                     : "a behaviour is registered for scene \"\(scene)\", which is not declared to run in process")
+        }
+        if let cycle = requirementCycle(Dictionary(declarations.map { ($0.id, $0.requires) }, uniquingKeysWith: { first, _ in first })) {
+            problems.append("the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
         }
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app

@@ -21,7 +21,7 @@ func builtExecutable(_ name: String) -> String {
 
 /// The scenes the process tests use: every kind of scene process, and a "puppet" whose
 /// process only sleeps, so that a test can say hello with its token and act as the scene.
-func processManifest(extra: [String] = []) -> String {
+func processManifest(extra: [String] = [], groups: [String] = []) -> String {
     let scenectl = scenectlPath()
     let python = repositoryRoot.appendingPathComponent("Examples/python-scene/scene.py").path
     let scenes = [
@@ -36,7 +36,7 @@ func processManifest(extra: [String] = []) -> String {
         #"{"id": "missing", "kind": "window", "launch": {"command": ["/nonexistent/scene-binary"]}}"#,
         #"{"id": "virtual", "kind": "window", "instances": "single"}"#,
     ] + extra
-    return #"{"app": "procs", "scenes": [\#(scenes.joined(separator: ",\n"))]}"#
+    return #"{"app": "procs", "scenes": [\#(scenes.joined(separator: ",\n"))], "groups": [\#(groups.joined(separator: ", "))]}"#
 }
 
 /// A coordinator with process-backed scenes, a control connection, and every event: a
@@ -142,11 +142,11 @@ struct HarnessEvents: Sendable {
 /// Runs `body` against a coordinator serving ``processManifest(extra:)`` in a temporary
 /// folder; afterwards stops it and checks that no process it spawned is left.
 func withProcesses<T>(
-    extra: [String] = [], behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
+    extra: [String] = [], groups: [String] = [], behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:],
     configure: (inout CoordinatorConfiguration) -> Void = { _ in },
     _ body: (ProcessHarness) async throws -> T
 ) async throws -> T {
-    let manifest = try Manifest.load(from: Data(processManifest(extra: extra).utf8))
+    let manifest = try Manifest.load(from: Data(processManifest(extra: extra, groups: groups).utf8))
     var spawned: [Int32] = []
     let result = try await TestCoordinator.run(manifest: manifest, behaviors: behaviors, configure: { configuration in
         configuration.closeGrace = .milliseconds(500)

@@ -89,3 +89,52 @@ extension RestartTests {
         }
     }
 }
+
+/// Three scenectl scene processes `g1`, `g2`, `g3` in one group of `strategy`.
+private func grouped(_ strategy: String, maxRestarts: Int = 5) -> (scenes: [String], groups: [String]) {
+    let scenectl = scenectlPath()
+    let scenes = (1...3).map { number in
+        #"{"id": "g\#(number)", "kind": "window", "instances": "single", "launch": {"command": ["\#(scenectl)", "scene", "--quiet"]}, "restart": {"policy": "permanent", "maxRestarts": 10, "withinSeconds": 600}}"#
+    }
+    return (scenes, [#"{"id": "trio", "strategy": "\#(strategy)", "scenes": ["g1", "g2", "g3"], "maxRestarts": \#(maxRestarts), "withinSeconds": 600}"#])
+}
+
+extension RestartTests {
+    @Test(
+        "when a grouped scene's process dies and restarts, its group's strategy restarts the others it names, keeping their paths",
+        arguments: [("one_for_one", [false, true, false]), ("one_for_all", [true, true, true]), ("rest_for_one", [false, true, true])])
+    func groupStrategies(strategy: String, restarted: [Bool]) async throws {
+        let (scenes, groups) = grouped(strategy)
+        try await withProcesses(extra: scenes, groups: groups) { harness in
+            var pids: [Int32] = []
+            for scene in ["g1", "g2", "g3"] {
+                let id = try await harness.control.open(scene).instance.id
+                _ = try await harness.control.send(.push(["screen": "kept"]), to: id)
+                pids.append(try #require(harness.pid(of: id)))
+            }
+            kill(pids[1], SIGKILL)
+            _ = try await harness.newPid(of: "g2-1", other: pids[1])
+            for (index, expected) in restarted.enumerated() where expected {
+                _ = try await harness.newPid(of: "g\(index + 1)-1", other: pids[index])
+            }
+            for (index, scene) in ["g1-1", "g2-1", "g3-1"].enumerated() {
+                #expect(try await eventually { try await harness.instance(scene)?.phase == "active" })
+                #expect((harness.pid(of: scene) != pids[index]) == restarted[index], "\(scene)")
+                let path = try await harness.control.callScene(.instance(scene), method: "path")
+                #expect(path["path"] == [["type": "push", "route": ["screen": "kept"]]])
+            }
+        }
+    }
+
+    @Test("a group that restarts more often than its intensity allows is dismissed whole")
+    func groupIntensity() async throws {
+        let (scenes, groups) = grouped("one_for_one", maxRestarts: 0)
+        try await withProcesses(extra: scenes, groups: groups) { harness in
+            for scene in ["g1", "g2", "g3"] { _ = try await harness.control.open(scene) }
+            kill(try #require(harness.pid(of: "g1-1")), SIGKILL)
+            #expect(try await eventually(.seconds(20)) { try await harness.control.state().instances.allSatisfy { !$0.scene.hasPrefix("g") } })
+            let reasons = harness.events.all.filter { $0.type == "scene.dismissed" }.compactMap { $0.params["reason"]?.stringValue }
+            #expect(reasons.filter { $0 == "restart_intensity" }.count == 3)
+        }
+    }
+}
