@@ -34,6 +34,8 @@ enum DefaultApp {
         guard case .object(var root) = base.json, case .array(var scenes)? = root["scenes"] else { return base }
         scenes.append(Assistant.declaration)
         root["scenes"] = .array(scenes)
+        // main and notes restart together (the demo's last step kills main's process).
+        root["groups"] = [["id": "desk", "strategy": "one_for_all", "scenes": ["main", "notes"]]]
         return (try? Manifest(json: .object(root))) ?? base
     }
 

@@ -181,6 +181,16 @@ enum Demo {
                 let back = try await waitUntilRestarted("notes-1", after: pid, pids: pids)
                 say("the coordinator restarted it as pid \(back.pid); its path: \(SceneCommand.describe(back.path))")
             }
+            try await section("A supervision group restarts together: main and notes are one_for_all") {
+                guard let pid = pids.pid(of: "main-1"), let notesPid = pids.pid(of: "notes-1") else {
+                    throw Failure(description: "no pid recorded for main-1 or notes-1")
+                }
+                kill(pid, SIGKILL)
+                say("killed main-1's process (pid \(pid)) with SIGKILL")
+                let main = try await waitUntilRestarted("main-1", after: pid, pids: pids)
+                let notes = try await waitUntilRestarted("notes-1", after: notesPid, pids: pids)
+                say("main-1 came back as pid \(main.pid), and its group restarted notes-1 with it: pid \(notesPid) → \(notes.pid), its path \(SceneCommand.describe(notes.path))")
+            }
         }
 
         private func waitUntilRestarted(_ id: String, after old: Int32, pids: PidBook) async throws -> (pid: Int32, path: JSONValue) {

@@ -327,6 +327,8 @@ struct ScenectlTests {
         #expect(result.out.contains(#"a subscriber to signal greeted hears: assistant-1 emitted greeted {"count":1,"name":"notes-1"}"#))
         #expect(result.out.contains("params.name must be string"))
         #expect(result.out.contains("12. A scene process killed with SIGKILL comes back with its path"))
+        #expect(result.out.contains("13. A supervision group restarts together"))
+        #expect(result.out.contains("and its group restarted notes-1 with it"))
         #expect(result.out.contains("handled by its program: viewer-5 and viewer-6"))
         #expect(result.out.contains(#"reopen → viewer-3, "appendix" again, showing push({"n":2,"screen":"page"})"#))
         #expect(result.out.contains(#"the presenter gets {"picked":"Lisbon"}"#))
