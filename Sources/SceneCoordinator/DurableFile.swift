@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SceneSocket
+import Synchronization
 
 /// Durable file writes, shared by the state file and the journal.
 enum DurableFile {
@@ -33,6 +34,9 @@ enum DurableFile {
     /// first, then the rest added and the file put in place (``commit(adding:)``), so that a
     /// caller holds a lock only for the second, short step.
     struct Replacement {
+        /// Makes temporary names unique within the process: two writes of one file at once
+        /// never share one.
+        static let counter = Atomic<Int>(0)
         let path: String
         let temporary: String
         let fd: Int32
@@ -40,7 +44,7 @@ enum DurableFile {
         /// Writes `bytes` to a temporary file beside `path` and fsyncs it.
         init(_ path: String, writing bytes: [UInt8]) throws(SocketError) {
             self.path = path
-            temporary = "\(path).tmp-\(getpid())"
+            temporary = "\(path).tmp-\(getpid())-\(Replacement.counter.add(1, ordering: .relaxed).newValue)"
             fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw SocketError("open \(temporary)") }
             guard writeAll(fd, bytes) else { throw abandon("write") }

@@ -333,8 +333,10 @@ extension RegistrySnapshot where R == JSONValue {
             guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
                 let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
             else { return }
+            // `.none`, not `nil`: JSONValue takes `nil` as a literal, which would be `.null`.
+            let reopenedValue: JSONValue? = info.value.isNull ? .none : info.value
             if event["reopened"] == true, var kept = closed,
-                let index = kept.lastIndex(where: { $0.id.scene == opened.scene && $0.value == (info.value.isNull ? nil : info.value) })
+                let index = kept.lastIndex(where: { $0.id.scene == opened.scene && $0.value == reopenedValue })
             {
                 kept.remove(at: index)
                 closed = kept.isEmpty ? nil : kept

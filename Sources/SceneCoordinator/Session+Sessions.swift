@@ -86,14 +86,23 @@ extension Session {
         Result { () throws(WireError) in
             let request = try WireCodec.decode(SessionLoadParams.self, from: params)
             let file = try sessionFile(request.name).get()
-            guard let data = FileManager.default.contents(atPath: file) else { throw unknownSession(request.name) }
+            // A regular file of a sane size only: not a link, a FIFO or a device.
+            var info = stat()
+            guard lstat(file, &info) == 0 else { throw unknownSession(request.name) }
+            guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 16 << 20, let data = FileManager.default.contents(atPath: file) else {
+                throw .domain(
+                    reason: WireReason.invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
+                    data: ["detail": .string("not a regular file of at most 16 MiB")])
+            }
             let saved: SavedSession
             do {
                 saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
             } catch {
                 throw .domain(reason: WireReason.invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
             }
-            guard saved.format == "scene-coordinator-session", saved.snapshot.app == server.registry.app else {
+            guard saved.format == "scene-coordinator-session", saved.version == 1,
+                saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == server.registry.app
+            else {
                 throw .domain(
                     reason: WireReason.invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
                     data: ["detail": .string("another app or format")])

@@ -55,7 +55,11 @@ extension Supervisor {
         if case .dismiss = decision {
             Log.warn("group \(group.id) restarted more than \(group.maxRestarts) times in \(group.withinSeconds) s; dismissing it")
             for scene in group.scenes {
-                for id in registry.instances(of: scene) { registry.dismissProcess(id, reason: .restartIntensity) }
+                for id in registry.instances(of: scene) {
+                    // Stopping first: a restart queued for it finds it stopping and starts nothing.
+                    stop(id)
+                    registry.dismissProcess(id, reason: .restartIntensity)
+                }
             }
             return
         }

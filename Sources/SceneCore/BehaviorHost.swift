@@ -271,14 +271,14 @@ final class BehaviorHost<R: Route>: SceneBacking {
         }
     }
 
-    /// Starts behaviours for restored instances, which come back `disconnected` until they
-    /// have started. Restarts after a restore are not counted against the policy.
     /// `scene.restart` of an in-process instance: its behaviour is stopped (it hears its
     /// stop, as at a restart after an end) and a new one made and started, the instance
     /// `disconnected` meanwhile and back when it has started. False when no behaviour of
     /// `instance` runs.
     func restart(_ instance: InstanceID) async -> Bool {
         guard let registry else { return false }
+        // Only a behaviour that has started: one still starting belongs to its open.
+        guard running(instance) != nil else { return false }
         let hosted = state.withLock { state -> Hosted? in
             guard let hosted = state.hosted.removeValue(forKey: instance) else { return nil }
             callees.set(instance, nil)
@@ -296,6 +296,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
         return true
     }
 
+    /// Starts behaviours for restored instances, which come back `disconnected` until they
+    /// have started. Restarts after a restore are not counted against the policy.
     func adopt(_ instances: [InstanceID]) {
         for instance in instances {
             Task {

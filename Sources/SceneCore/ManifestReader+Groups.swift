@@ -9,6 +9,10 @@ extension ManifestReader {
                     report("scenes[\(index)].requires[\(position)]", "a scene cannot require itself")
                 } else if !declared.contains(required) {
                     report("scenes[\(index)].requires[\(position)]", "no scene \"\(required)\" is declared")
+                } else if scenes.first(where: { $0.id == required })?.instances == .perValue {
+                    report(
+                        "scenes[\(index)].requires[\(position)]",
+                        "scene \"\(required)\" opens one instance per value: nothing says which value to open it with")
                 }
             }
         }

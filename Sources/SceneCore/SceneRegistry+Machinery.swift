@@ -6,9 +6,12 @@ extension SceneRegistry {
     ///
     /// - `plan`, when given, becomes the path of a new instance before it is announced
     ///   (a deep link's target opens already showing its path).
-    func openStep(_ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil) throws(RegistryRejection)
-        -> RegistryStep<R, OpenOutcome<R>>
-    {
+    /// - A new instance of a scene that requires others opens after them (see
+    ///   ``SceneDeclaration/requires``); `requirementsOpened` says that was done already.
+    /// - `reopened`: the new instance's `opened` event says it was reopened.
+    func openStep(
+        _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopened: Bool = false, requirementsOpened: Bool = false
+    ) throws(RegistryRejection) -> RegistryStep<R, OpenOutcome<R>> {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
             if book.records[id]?.phase == .opening {
@@ -19,23 +22,25 @@ extension SceneRegistry {
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
             // The scenes it requires open first (each by its own rules), then it.
-            let missing = (declarationsByID[scene]?.requires ?? []).filter { book.instances(of: $0).isEmpty }
+            let missing = requirementsOpened ? [] : (declarationsByID[scene]?.requires ?? []).filter { book.instances(of: $0).isEmpty }
             if !missing.isEmpty {
                 return .waiting(RegistryWait { registry in
-                    for required in missing where registry.book.instances(of: required).isEmpty {
-                        let opened = await registry.finish(registry.step("scene.open") { () throws(RegistryRejection) in
-                            try registry.openStep(required, value: nil)
-                        })
-                        if case .failure(let reason) = opened { return .failure(reason) }
-                    }
+                    // Each once, whatever happens to it meanwhile: no loop, one rejection event.
                     do throws(RegistryRejection) {
-                        return await registry.finish(try registry.openStep(scene, value: value, plan: plan))
+                        for required in missing where registry.book.instances(of: required).isEmpty {
+                            if case .failure(let reason) = await registry.finish(try registry.openStep(required, value: nil)) {
+                                return .failure(reason)
+                            }
+                        }
+                        return await registry.finish(
+                            try registry.openStep(scene, value: value, plan: plan, reopened: reopened, requirementsOpened: true))
                     } catch {
                         return .failure(error)
                     }
                 })
             }
             if let replacing { remove(replacing, reason: .replaced) }
+            if reopened { reopening.insert(id) }
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }
             if startLaunch(id) { return .done(.success(.opened(try info(id)))) }
@@ -145,6 +150,7 @@ extension SceneRegistry {
         let dismissed = book.dismiss(id, reason: reason)
         for gone in dismissed {
             styles[gone] = nil
+            reopening.remove(gone)
             if let instance = instances.removeValue(forKey: gone) {
                 if let value = values[gone] { remember(gone, value: value, flow: instance.assumeIsolated { $0.flow.snapshot }) }
                 instance.assumeIsolated { $0.close() }

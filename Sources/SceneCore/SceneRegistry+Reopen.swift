@@ -5,6 +5,13 @@ extension SceneRegistry {
     /// The dismissed instances ``reopen(_:)`` can bring back, oldest first.
     public var reopenable: [InstanceSnapshot<R>] { closed }
 
+    /// Puts back an entry a refused reopen took (where it was, as near as the list allows),
+    /// within the limit.
+    func putBack(_ entry: InstanceSnapshot<R>, at index: Int) {
+        closed.insert(entry, at: min(index, closed.count))
+        if closed.count > reopenLimit { closed.removeFirst(closed.count - reopenLimit) }
+    }
+
     /// Keeps a dismissed instance for `scene.reopen`, dropping the oldest past the limit.
     func remember(_ id: InstanceID, value: JSONValue?, flow: FlowSnapshot<R>) {
         guard reopenLimit > 0 else { return }
@@ -35,25 +42,15 @@ extension SceneRegistry {
             let entry = closed.remove(at: index)
             // The path was valid when it was closed; a route type's rules may have changed.
             let plan = try? FlowPlan(validating: entry.flow.path)
-            var opened: InstanceID?
-            if case .success(.new(let id, _)) = book.resolveOpen(entry.id.scene, value: entry.value) {
-                opened = id
-                reopening.insert(id)
-            }
-            let new = opened
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
-                opening = try openStep(entry.id.scene, value: entry.value, plan: plan)
+                opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopened: true)
             } catch {
-                if let new { reopening.remove(new) }
-                closed.insert(entry, at: min(index, closed.count))
+                putBack(entry, at: index)
                 throw error
             }
             return then(opening) { registry, result in
-                if case .failure = result {
-                    if let new { registry.reopening.remove(new) }
-                    registry.closed.insert(entry, at: min(index, registry.closed.count))
-                }
+                if case .failure = result { registry.putBack(entry, at: index) }
                 return result
             }
         }

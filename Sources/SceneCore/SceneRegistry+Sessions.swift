@@ -42,8 +42,17 @@ extension SceneRegistry {
         }
         var renamed: [InstanceID: InstanceID] = [:]
         var opened: [InstanceID] = []
-        // Windows first, then those pushed from them, each from its parent's new instance.
-        let ordered = session.instances.filter { $0.pushedFrom == nil } + session.instances.filter { $0.pushedFrom != nil }
+        // Scenes others require before them (so their saved paths are the ones kept), windows
+        // before those pushed from them (each from its parent's new instance).
+        func depth(_ scene: String, _ seen: Set<String> = []) -> Int {
+            guard !seen.contains(scene) else { return 0 }
+            return (declarationsByID[scene]?.requires ?? []).map { depth($0, seen.union([scene])) + 1 }.max() ?? 0
+        }
+        let ordered = session.instances.enumerated().sorted { first, second in
+            let a = (first.element.pushedFrom == nil ? 0 : 1, depth(first.element.id.scene), first.offset)
+            let b = (second.element.pushedFrom == nil ? 0 : 1, depth(second.element.id.scene), second.offset)
+            return a < b
+        }.map(\.element)
         for item in ordered {
             guard let declaration = declarationsByID[item.id.scene] else { continue }
             let plan = try? FlowPlan(validating: item.flow.path)
