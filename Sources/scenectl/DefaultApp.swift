@@ -34,8 +34,10 @@ enum DefaultApp {
         guard case .object(var root) = base.json, case .array(var scenes)? = root["scenes"] else { return base }
         scenes.append(Assistant.declaration)
         root["scenes"] = .array(scenes)
-        // main and notes restart together (the demo's last step kills main's process).
-        root["groups"] = [["id": "desk", "strategy": "one_for_all", "scenes": ["main", "notes"]]]
+        // main and notes restart together (the demo's last step kills main's process). A
+        // roomy intensity: on a loaded machine missed heartbeats restart processes too, and
+        // each restart of one restarts the other.
+        root["groups"] = [["id": "desk", "strategy": "one_for_all", "scenes": ["main", "notes"], "maxRestarts": 20, "withinSeconds": 60]]
         return (try? Manifest(json: .object(root))) ?? base
     }
 
