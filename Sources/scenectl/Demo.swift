@@ -175,11 +175,16 @@ enum Demo {
             }
             try await section("A scene process killed with SIGKILL comes back with its path") {
                 _ = try await connection.send(.push(.object(["screen": "draft", "id": 7])), to: "notes-1")
-                guard let pid = pids.pid(of: "notes-1") else { throw Failure(description: "no pid recorded for notes-1") }
+                guard let pid = pids.pid(of: "notes-1"), let mainPid = pids.pid(of: "main-1") else {
+                    throw Failure(description: "no pid recorded for notes-1 or main-1")
+                }
                 kill(pid, SIGKILL)
                 say("notes-1 showed draft 7; killed its process (pid \(pid)) with SIGKILL")
                 let back = try await waitUntilRestarted("notes-1", after: pid, pids: pids)
                 say("the coordinator restarted it as pid \(back.pid); its path: \(SceneCommand.describe(back.path))")
+                // Its group restarts main-1 with it (the next step kills main-1 once that is done).
+                let main = try await waitUntilRestarted("main-1", after: mainPid, pids: pids)
+                say("notes and main are one group (one_for_all): main-1 restarted with it, as pid \(main.pid)")
             }
             try await section("A supervision group restarts together: main and notes are one_for_all") {
                 guard let pid = pids.pid(of: "main-1"), let notesPid = pids.pid(of: "notes-1") else {
