@@ -15,12 +15,17 @@ struct EventKeys {
         if case .signalEmitted(_, let name, _) = event { signal = name }
     }
 
+    /// The instance an event as the wire carries it concerns: its `instance` member, an id
+    /// or an instance object's `id`.
+    static func instance(ofWire event: JSONValue) -> InstanceID? {
+        (event["instance"]?.stringValue ?? event["instance"]?["id"]?.stringValue).flatMap(InstanceID.init)
+    }
+
     /// The keys of an event as the wire carries it (a journal line's `event`).
     init(wire event: JSONValue) {
         let type = event["type"]?.stringValue ?? ""
         topic = WireTopic(rawValue: String(type.prefix { $0 != "." }))
-        let instance = event["instance"]
-        self.instance = (instance?.stringValue ?? instance?["id"]?.stringValue).flatMap(InstanceID.init)
+        instance = Self.instance(ofWire: event)
         signal = type == "signal.emitted" ? event["signal"]?.stringValue : nil
     }
 }
@@ -62,10 +67,7 @@ struct Subscription {
         self.topics = topics
         if let names = params.instances {
             var ids = Set<InstanceID>()
-            for name in names {
-                guard let id = InstanceID(name) else { throw .invalidParams("instances: \"\(name)\" is not an instance id (<scene>-<n>)") }
-                ids.insert(id)
-            }
+            for name in names { ids.insert(try RegistryRequest.instanceID(name, field: "instances")) }
             instances = ids
         }
         scenes = params.scenes.map(Set.init)

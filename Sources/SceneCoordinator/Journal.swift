@@ -92,14 +92,28 @@ final class Journal: Sendable {
     }
 
     private static func readLines(_ path: String) -> [(seq: UInt64, bytes: [UInt8])] {
+        records(at: path).map { ($0.seq, $0.bytes) }
+    }
+
+    /// One line of a journal file, read back.
+    struct Record {
+        let run: String
+        let seq: UInt64
+        let event: JSONValue
+        /// The line as written, its newline included.
+        let bytes: [UInt8]
+    }
+
+    /// The lines of the journal at `path`, in file order; a line that is not a record (a
+    /// last line cut short by a crash) is skipped.
+    static func records(at path: String) -> [Record] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        var lines: [(UInt64, [UInt8])] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            let bytes = [UInt8](line) + [UInt8(ascii: "\n")]
-            guard let record = try? JSONParser.parse(Array(line)), let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { continue }
-            lines.append((seq, bytes))
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
+                let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
+            else { return nil }
+            return Record(run: run, seq: seq, event: event, bytes: [UInt8](line) + [UInt8(ascii: "\n")])
         }
-        return lines
     }
 
     /// The number of the oldest event recorded since the last compaction.
@@ -276,13 +290,9 @@ final class Journal: Sendable {
     /// each run numbered from 1, the lines of runs after the mark's are still read as not
     /// included, until a compaction drops them.) Nil when the journal has no line.
     static func lastMark(at path: String) -> JournalMark? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var highest: JournalMark?
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
-                let number = record["seq"]?.intValue.flatMap(UInt64.init(exactly:))
-            else { continue }
-            if number >= highest?.seq ?? 0 { highest = JournalMark(run: run, seq: number) }
+        for record in records(at: path) where record.seq >= highest?.seq ?? 0 {
+            highest = JournalMark(run: record.run, seq: record.seq)
         }
         return highest
     }
@@ -294,20 +304,16 @@ final class Journal: Sendable {
     /// Without a mark, every line. The lines a compaction kept for resuming subscribers,
     /// and a last line cut short by a crash, are skipped.
     static func unapplied(at path: String, after mark: JournalMark?) -> [JSONValue] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
         var events: [JSONValue] = []
         var reachedMarkRun = mark == nil
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
-                let number = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
-            else { continue }
-            if let mark, run == mark.run {
+        for record in records(at: path) {
+            if let mark, record.run == mark.run {
                 reachedMarkRun = true
-                guard number > mark.seq else { continue }
-            } else if let mark, !reachedMarkRun, number <= mark.seq {
+                guard record.seq > mark.seq else { continue }
+            } else if let mark, !reachedMarkRun, record.seq <= mark.seq {
                 continue
             }
-            events.append(event)
+            events.append(record.event)
         }
         return events
     }
@@ -323,7 +329,7 @@ extension RegistrySnapshot where R == JSONValue {
     }
 
     private mutating func apply(_ event: JSONValue) {
-        let id = (event["instance"]?.stringValue ?? event["instance"]?["id"]?.stringValue).flatMap(InstanceID.init)
+        let id = EventKeys.instance(ofWire: event)
         func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
             guard let id, let index = instances.firstIndex(where: { $0.id == id }) else { return }
             body(&instances[index])

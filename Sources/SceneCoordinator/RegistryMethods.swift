@@ -124,7 +124,8 @@ enum RegistryRequest: Sendable {
         }
     }
 
-    private static func instanceID(_ text: String, field: String = "instance") throws(WireError) -> InstanceID {
+    /// The instance id `text` names; -32602 naming `field` when it names none.
+    static func instanceID(_ text: String, field: String = "instance") throws(WireError) -> InstanceID {
         guard let id = InstanceID(text) else {
             throw .invalidParams("\(field): \"\(text)\" is not an instance id (<scene>-<n>)")
         }

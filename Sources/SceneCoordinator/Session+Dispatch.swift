@@ -187,11 +187,9 @@ extension Session {
     /// `scene.status`: the instance, and how its process is doing (answered at once, as
     /// `ping` is, without waiting behind this connection's registry requests).
     private func status(id: JSONValue, params: JSONValue?) {
-        do {
+        do throws(WireError) {
             let request = try WireCodec.decode(StatusParams.self, from: params)
-            guard let instance = InstanceID(request.instance) else {
-                throw WireError.invalidParams("instance: \"\(request.instance)\" is not an instance id (<scene>-<n>)")
-            }
+            let instance = try RegistryRequest.instanceID(request.instance)
             switch server.registry.info(instance) {
             case .success(let info):
                 let result = StatusResult(instance: InstanceObject(info), process: server.supervisor.status(of: instance))
@@ -199,10 +197,8 @@ extension Session {
             case .failure(let reason):
                 reply(id, error: explainedError(.domain(reason)))
             }
-        } catch let error as WireError {
-            reply(id, error: error)
         } catch {
-            reply(id, error: .invalidParams("\(error)"))
+            reply(id, error: error)
         }
     }
 
@@ -226,11 +222,7 @@ extension Session {
     private func restart(id: JSONValue, params: JSONValue?) {
         let target: InstanceID
         do throws(WireError) {
-            let request = try WireCodec.decode(RestartParams.self, from: params)
-            guard let parsed = InstanceID(request.instance) else {
-                throw WireError.invalidParams("instance: \"\(request.instance)\" is not an instance id (<scene>-<n>)")
-            }
-            target = parsed
+            target = try RegistryRequest.instanceID(try WireCodec.decode(RestartParams.self, from: params).instance)
         } catch {
             reply(id, error: error)
             return

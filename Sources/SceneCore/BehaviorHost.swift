@@ -155,7 +155,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
             hosted.mailbox.abandonBehavior()
             return .failure(failure)
         }
-        let startedAt = time.map { Double($0.nanoseconds) / 1e9 } ?? (ContinuousClock.now - started) / .seconds(1)
+        let startedAt = now
         let current = state.withLock { state -> Bool in
             guard state.hosted[instance] === hosted else { return false }
             state.histories[instance]?.started(at: startedAt)
@@ -238,7 +238,6 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// Applies the restart policy after an end, as a supervisor does for a process.
     private func supervise(_ instance: InstanceID, clean: Bool, registry: SceneRegistry<R>) async {
         guard let policy = registry.declaration(of: instance.scene)?.restart else { return }
-        let now = time.map { Double($0.nanoseconds) / 1e9 } ?? (ContinuousClock.now - started) / .seconds(1)
         let decision = state.withLock { state -> SupervisionDecision in
             var history = state.histories[instance] ?? RestartHistory(policy: policy)
             let decision = history.decide(clean: clean, now: now)
@@ -269,6 +268,12 @@ final class BehaviorHost<R: Route>: SceneBacking {
                 await supervise(instance, clean: false, registry: registry)
             }
         }
+    }
+
+    /// Now, in seconds on the time source (the system's since the host was made when none):
+    /// what restart histories count in.
+    private var now: Double {
+        time.map { Double($0.nanoseconds) / 1e9 } ?? (ContinuousClock.now - started) / .seconds(1)
     }
 
     /// `scene.restart` of an in-process instance: its behaviour is stopped (it hears its

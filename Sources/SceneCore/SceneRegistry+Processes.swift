@@ -57,20 +57,12 @@ extension SceneRegistry {
     public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()
-            let asked = force ? [] : targets.compactMap { id in
-                book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
-            }
+            let asked = force ? [] : closeQuestions(targets)
             guard !asked.isEmpty else {
                 return .done(.success(dismissAll(targets, refused: [])))
             }
             return .waiting(RegistryWait { registry in
-                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-                    for (id, ask) in asked { group.addTask { (id, await ask()) } }
-                    var refused = Set<InstanceID>()
-                    for await (id, accepted) in group where !accepted { refused.insert(id) }
-                    return refused
-                }
-                return .success(registry.dismissAll(targets, refused: refused))
+                .success(registry.dismissAll(targets, refused: Set(await Self.refusals(asked))))
             })
         }
     }
@@ -94,18 +86,10 @@ extension SceneRegistry {
     private func beginDismiss(_ id: InstanceID, with dependents: [InstanceID], force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = dependents + [id]
-            let asked = force ? [] : targets.compactMap { target in
-                book.records[target]?.phase == .opening ? nil : closeQuestion(target).map { (target, $0) }
-            }
+            let asked = force ? [] : closeQuestions(targets)
             guard !asked.isEmpty else { return .done(.success(try dismissInOrder(targets))) }
             return .waiting(RegistryWait { registry in
-                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-                    for (target, ask) in asked { group.addTask { (target, await ask()) } }
-                    var refused: [InstanceID] = []
-                    for await (target, accepted) in group where !accepted { refused.append(target) }
-                    return refused.sorted()
-                }
-                if let first = refused.first { return .failure(.closeVetoed(first)) }
+                if let first = await Self.refusals(asked).first { return .failure(.closeVetoed(first)) }
                 return Result { () throws(RegistryRejection) in try registry.dismissInOrder(targets) }
             })
         }
@@ -119,6 +103,24 @@ extension SceneRegistry {
         }
         guard !dismissed.isEmpty else { throw .notOpen(targets.last?.description ?? "") }
         return dismissed
+    }
+
+    /// The close questions of `targets` that are asked (an instance still opening is
+    /// never asked, nor one nobody would be asked about).
+    func closeQuestions(_ targets: [InstanceID]) -> [(InstanceID, @Sendable () async -> Bool)] {
+        targets.compactMap { id in
+            book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
+        }
+    }
+
+    /// Asks every question at once; answers those that refused, in id order.
+    static func refusals(_ asked: [(InstanceID, @Sendable () async -> Bool)]) async -> [InstanceID] {
+        await withTaskGroup(of: (InstanceID, Bool).self) { group in
+            for (id, ask) in asked { group.addTask { (id, await ask()) } }
+            var refused: [InstanceID] = []
+            for await (id, accepted) in group where !accepted { refused.append(id) }
+            return refused.sorted()
+        }
     }
 
     /// What asks whether `id` may close interactively: the program's close policy, then

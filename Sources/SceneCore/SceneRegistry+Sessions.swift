@@ -19,17 +19,9 @@ extension SceneRegistry {
     /// ``loadSession(_:force:)`` as far as it goes now.
     public func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("session.load") { () throws(RegistryRejection) in
-            let asked = force ? [] : book.records.keys.sorted().compactMap { id in
-                book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
-            }
+            let asked = force ? [] : closeQuestions(book.records.keys.sorted())
             return .waiting(RegistryWait { registry in
-                let refused = await withTaskGroup(of: (InstanceID, Bool).self) { group in
-                    for (id, ask) in asked { group.addTask { (id, await ask()) } }
-                    var refused: [InstanceID] = []
-                    for await (id, accepted) in group where !accepted { refused.append(id) }
-                    return refused.sorted()
-                }
-                if let first = refused.first { return .failure(.closeVetoed(first)) }
+                if let first = await Self.refusals(asked).first { return .failure(.closeVetoed(first)) }
                 return .success(await registry.replaceOpen(with: session))
             })
         }

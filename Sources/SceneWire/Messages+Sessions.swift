@@ -1,5 +1,8 @@
 // `session.*`: named sessions of open instances.
 
+import SceneCore
+import SceneJSON
+
 /// `session.save`, `session.delete` {name}.
 public struct SessionParams: Codable, Hashable, Sendable {
     /// The session's name: 1 to 64 of `A-Z a-z 0-9 _ . -`.
@@ -9,7 +12,8 @@ public struct SessionParams: Codable, Hashable, Sendable {
 
     /// Whether `name` can name a session.
     public static func isValidName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+        // The characters of a scene id, at most 64 of them.
+        name.utf8.count <= 64 && SceneDeclaration<JSONValue>.isValidID(name)
     }
 }
 

@@ -11,17 +11,6 @@ private func stateBeside(_ configuration: inout CoordinatorConfiguration) {
     configuration.stateFile = URL(fileURLWithPath: configuration.socketPath).deletingLastPathComponent().path + "/state.json"
 }
 
-private func reason(_ body: () async throws -> Void) async -> String? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ClientError {
-        return error.reason
-    } catch {
-        return nil
-    }
-}
-
 @Suite("Sessions: saving and loading sets of open instances")
 struct SessionTests {
     @Test("a saved session loads back its instances with their values, paths and focus, in place of what is open; list and delete")
@@ -49,8 +38,8 @@ struct SessionTests {
             #expect(try await client.sessions() == ["work"])
             try await client.deleteSession("work")
             #expect(try await client.sessions().isEmpty)
-            #expect(await reason { try await client.deleteSession("work") } == "unknown_session")
-            #expect(await reason { _ = try await client.loadSession("work") } == "unknown_session")
+            #expect(await refusal { try await client.deleteSession("work") } == "unknown_session")
+            #expect(await refusal { _ = try await client.loadSession("work") } == "unknown_session")
             do {
                 try await client.saveSession("no/slash")
                 Issue.record("a name with a slash was saved")
@@ -67,7 +56,7 @@ struct SessionTests {
             try await harness.control.saveSession("empty")
             let id = try await harness.control.open("py").instance.id
             _ = try await harness.control.callScene(.instance(id), method: "edit")  // unsaved: it refuses to close
-            #expect(await reason { _ = try await harness.control.loadSession("empty") } == "close_vetoed")
+            #expect(await refusal { _ = try await harness.control.loadSession("empty") } == "close_vetoed")
             #expect(try await harness.instance(id)?.phase == "active")
             #expect(try await harness.control.loadSession("empty", force: true).isEmpty)
             #expect(try await harness.instance(id) == nil)
