@@ -297,7 +297,8 @@ struct ConnectionActions<R: Route>: SceneActions {
         return try instance(await request(.scenePush, params)["instance"])
     }
 
-    func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
+    /// The coordinator does not ask a scene that dismisses itself.
+    func dismissItself(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         let result = try await request(.sceneDismiss, ["instance": .string(instance.description), "force": .bool(force)])
         return (result["dismissed"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(InstanceID.init) }
     }

@@ -328,6 +328,14 @@ extension RegistrySnapshot where R == JSONValue {
         return snapshot
     }
 
+    /// A reopen took the entry it reopens, which is always its scene's latest (a reopen
+    /// takes the latest of its scene, or the latest of all).
+    private mutating func takeReopened(_ scene: String) {
+        guard var kept = closed, let index = kept.lastIndex(where: { $0.id.scene == scene }) else { return }
+        kept.remove(at: index)
+        closed = kept.isEmpty ? nil : kept
+    }
+
     private mutating func apply(_ event: JSONValue) {
         let id = EventKeys.instance(ofWire: event)
         func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
@@ -339,14 +347,7 @@ extension RegistrySnapshot where R == JSONValue {
             guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
                 let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
             else { return }
-            // `.none`, not `nil`: JSONValue takes `nil` as a literal, which would be `.null`.
-            let reopenedValue: JSONValue? = info.value.isNull ? .none : info.value
-            if event["reopened"] == true, var kept = closed,
-                let index = kept.lastIndex(where: { $0.id.scene == opened.scene && $0.value == reopenedValue })
-            {
-                kept.remove(at: index)
-                closed = kept.isEmpty ? nil : kept
-            }
+            if event["reopened"] == true { takeReopened(opened.scene) }
             instances.removeAll { $0.id == opened }
             instances.append(InstanceSnapshot(
                 // Not `nil` alone: JSONValue is nil-literal expressible, so that would be `.null`.
@@ -371,6 +372,9 @@ extension RegistrySnapshot where R == JSONValue {
             if immersive == id { immersive = nil }
         case "scene.focused":
             guard let id else { return }
+            if event["reopened"] == true { takeReopened(id.scene) }
+            // A reopen that found the immersive space open only names it.
+            guard immersive != id else { return }
             focusOrder.removeAll { $0 == id }
             focusOrder.append(id)
         case "scene.changed":

@@ -79,4 +79,13 @@ public final class ProcessLauncher: SceneBacking {
             if !running { continuation.resume(returning: true) }
         }
     }
+
+    /// Stops the process of `instance` in stages and starts a new one (as `scene.restart`).
+    public func restart(_ instance: InstanceID) async -> Bool {
+        guard let supervisor = attached.withLock({ $0 }) else { return false }
+        return await withCheckedContinuation { continuation in
+            let running = supervisor.loop.execute { continuation.resume(returning: supervisor.value.restart(instance)) }
+            if !running { continuation.resume(returning: false) }
+        }
+    }
 }

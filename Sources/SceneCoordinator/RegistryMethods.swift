@@ -186,7 +186,8 @@ enum RegistryMethods {
         case .reopen(let scene):
             return answer(registry.beginReopen(scene)) { outcome in InstanceResult(instance: InstanceObject(Routes.json(outcome.instance))) }
         case .dismissInstance(let id, let force):
-            return answer(registry.beginDismiss(id, force: force)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
+            // A scene connection dismisses only its own instance (it is scoped so).
+            return answer(registry.beginDismiss(id, force: force, closingItself: source == .scene)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
         case .dismissScene(let scene, let value, let force):
             return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
                 result(ProgramStepResult<R>.dismissedScene(outcome))
@@ -315,7 +316,7 @@ enum RegistryMethods {
             } catch {
                 return .done(.success(.failure(error)))
             }
-            return registry.beginProgram(steps).map { outcome in
+            return registry.beginProgram(steps, closingItself: source == .scene).map { outcome in
                 switch outcome {
                 case .success(let outcome): return .success(programAnswer(outcome))
                 case .failure(let reason): return .success(.failure(.domain(reason)))

@@ -28,7 +28,8 @@ protocol ServedRegistry: Sendable {
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
     func activate(_ scene: String, for request: String, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void)
     func interface(of scene: String) -> SceneInterface?
-    func group(of scene: String) -> SupervisionGroup?
+    /// See ``SceneRegistry/groupRestart(after:)``.
+    func groupRestart(after id: InstanceID) -> GroupRestart
     func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection>
     func isOpen(_ id: InstanceID) -> Bool
     /// The open instances of `scene`, by number.
@@ -98,7 +99,7 @@ struct Served<R: Route>: ServedRegistry {
 
     func interface(of scene: String) -> SceneInterface? { registry.interface(of: scene) }
 
-    func group(of scene: String) -> SupervisionGroup? { registry.declaration(of: scene)?.group }
+    func groupRestart(after id: InstanceID) -> GroupRestart { on { $0.groupRestart(after: id) } }
 
     func describe(_ scene: String) -> Result<SceneDescription, RegistryRejection> {
         Result { () throws(RegistryRejection) in try registry.describe(scene) }
@@ -155,7 +156,7 @@ struct Served<R: Route>: ServedRegistry {
 
     func processInstances() async -> [(id: InstanceID, phase: ScenePhase)] { await registry.processInstances() }
 
-    func sessionSnapshot() -> RegistrySnapshot<JSONValue> { on { WireRoutes<R>.json($0.snapshot()) } }
+    func sessionSnapshot() -> RegistrySnapshot<JSONValue> { on { WireRoutes<R>.json($0.sessionSnapshot()) } }
 
     func stopBehaviors() async { await registry.stopBehaviors() }
 }

@@ -53,23 +53,31 @@ extension Session {
         case .sceneRestart:
             restart(id: id, params: params)
         case .sessionSave, .sessionList, .sessionDelete:
-            session(known, id: id, params: params)
+            enqueue(.sessionFile(known, params: params), id: id)
         case .sessionLoad:
-            enqueue(loadSessionRequest(params), id: id)
+            enqueue(.registry(loadSessionRequest(params)), id: id)
         default:
             // Decoded now; a mistake in the params is answered in its turn among this
             // connection's registry answers, like any other.
-            enqueue(Result { () throws(WireError) in try RegistryRequest(known, params: params) }, id: id)
+            enqueue(.registry(Result { () throws(WireError) in try RegistryRequest(known, params: params) }), id: id)
         }
     }
 
     /// Applies a registry request now, or queues it behind the one that waits.
-    private func enqueue(_ request: Result<RegistryRequest, WireError>, id: JSONValue) {
+    private func enqueue(_ request: InTurn, id: JSONValue) {
         unanswered.append(id)
         if behindWait != nil {
             behindWait?.append((id, request))
         } else {
             apply(request, id: id)
+        }
+    }
+
+    /// Applies a request in its turn.
+    private func apply(_ request: InTurn, id: JSONValue) {
+        switch request {
+        case .registry(let decoded): apply(decoded, id: id)
+        case .sessionFile(let method, let params): session(method, id: id, params: params)
         }
     }
 

@@ -119,12 +119,10 @@ extension Session {
             return .failure(forbidden(method.rawValue, "a scene connection may not call \(method.rawValue)"))
         }
         guard case .object(var members) = params ?? .object([:]) else { return .success(params) }
-        if method == .sceneDismiss {
-            guard members["scene"] == nil else {
-                return .failure(forbidden(method.rawValue, "a scene may dismiss only its own instance"))
-            }
-            // A scene closing itself has decided already.
-            if members["force"] == nil { members["force"] = true }
+        // A scene closing itself has decided already: the registry does not ask it (only
+        // the instances that require its scene, unless `force`).
+        if method == .sceneDismiss, members["scene"] != nil {
+            return .failure(forbidden(method.rawValue, "a scene may dismiss only its own instance"))
         }
         if let given = members[key] {
             guard given == .string(own) else {

@@ -3,6 +3,7 @@ import Glibc
 import SceneCore
 import SceneJSON
 import SceneSocket
+import SceneSync
 import SceneWire
 
 /// A saved session: what was open, as a registry snapshot, in `STATEFILE.sessions/NAME.json`.
@@ -38,8 +39,9 @@ extension Session {
         .domain(reason: WireReason.unknownSession, message: "no session \"\(name)\" is saved", data: ["name": .string(name)])
     }
 
-    /// `session.save`, `session.list`, `session.delete`: answered at once (a save once its
-    /// file is written, off the loop).
+    /// `session.save`, `session.list`, `session.delete`, in their turn among the
+    /// connection's registry requests: answered at once, a save once its file is written
+    /// (off the loop; the requests after it wait, as behind any request that waits).
     func session(_ method: WireMethod, id: JSONValue, params: JSONValue?) {
         do throws(WireError) {
             switch method {
@@ -47,7 +49,7 @@ extension Session {
                 let folder = try sessionFolder.get()
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
                     .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(SessionParams.isValidName).sorted()
-                reply(id, result: WireCodec.json(SessionListResult(sessions: names)))
+                answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: WireCodec.json(SessionListResult(sessions: names))))
             case .sessionDelete:
                 let name = try WireCodec.decode(SessionParams.self, from: params).name
                 let file = try sessionFile(name).get()
@@ -56,27 +58,28 @@ extension Session {
                     let problem = "\(SocketError("unlink \(file)"))"
                     throw .domain(reason: "cannot_delete", message: problem, data: ["detail": .string(problem)])
                 }
-                reply(id, result: .object([:]))
+                answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: JSONValue.object([:])))
             default:
                 let name = try WireCodec.decode(SessionParams.self, from: params).name
                 let file = try sessionFile(name).get()
                 let saved = SavedSession(snapshot: server.registry.sessionSnapshot())
-                unanswered.append(id)
+                behindWait = FIFOQueue()
                 let session = bound
                 Task.detached {
-                    let answer: Result<JSONValue, WireError>
+                    let frame: [UInt8]
                     do {
                         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                         close(try DurableFile.replace(file, with: Array(try JSONValue.encoded(saved).description.utf8)))
-                        answer = .success(.object([:]))
+                        frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
                     } catch {
-                        answer = .failure(.domain(reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
+                        frame = WireCodec.framedResponse(id: id, error: .domain(
+                            reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
                     }
-                    session.loop.execute { session.value.complete(id, answer) }
+                    session.loop.execute { session.value.finishedWaiting(id, frame: frame) }
                 }
             }
         } catch {
-            reply(id, error: error)
+            answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
         }
     }
 

@@ -41,9 +41,9 @@ final class Session: FrameHandler {
     var unanswered: [JSONValue] = []
     /// The peer stopped sending: close once every request is answered.
     private var inputEnded = false
-    /// While a registry request of this connection waits, the ones after it (or the
-    /// error their params earned), in order; nil when none waits.
-    var behindWait: FIFOQueue<(id: JSONValue, request: Result<RegistryRequest, WireError>)>?
+    /// While a registry request of this connection waits, the ones after it, in order; nil
+    /// when none waits.
+    var behindWait: FIFOQueue<(id: JSONValue, request: InTurn)>?
     /// Registry answers waiting for the journal to reach `seq` on disk, in order.
     private var awaitingDisk = FIFOQueue<(seq: UInt64, frame: [UInt8])>()
     /// What this connection subscribed to; nil when it is not subscribed.
@@ -51,6 +51,15 @@ final class Session: FrameHandler {
     /// Requests this side sent a scene process, by id, with what to do with the answer.
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
+
+    /// A request answered in its turn among this connection's registry requests.
+    enum InTurn {
+        /// One for the registry, or the error its params earned.
+        case registry(Result<RegistryRequest, WireError>)
+        /// `session.save`, `session.list` or `session.delete`: a save takes what is open once
+        /// the requests before it are answered, and those after it wait for its file.
+        case sessionFile(WireMethod, params: JSONValue?)
+    }
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection

@@ -38,34 +38,20 @@ extension Supervisor {
         perform(actions, on: entry)
         // A restart its policy decided (not one asked for) restarts its group's others, by
         // the group's strategy; past the group's intensity, the whole group is dismissed.
-        if !asked, actions.contains(where: { if case .scheduleRestart = $0 { true } else { false } }),
-            let group = registry.group(of: entry.id.scene)
-        {
-            restartGroup(group, after: entry.id)
-        }
-    }
-
-    /// `ended`'s scene restarts: its group follows its strategy, or goes when it restarted
-    /// too often.
-    private func restartGroup(_ group: SupervisionGroup, after ended: InstanceID) {
-        var history = groupHistories[group.id]
-            ?? RestartHistory(policy: RestartPolicy(mode: .permanent, maxRestarts: group.maxRestarts, withinSeconds: group.withinSeconds))
-        let decision = history.decide(clean: false, now: now)
-        groupHistories[group.id] = history
-        if case .dismiss = decision {
-            Log.warn("group \(group.id) restarted more than \(group.maxRestarts) times in \(group.withinSeconds) s; dismissing it")
-            for scene in group.scenes {
-                for id in registry.instances(of: scene) {
-                    // Stopping first: a restart queued for it finds it stopping and starts nothing.
-                    stop(id)
-                    registry.dismissProcess(id, reason: .restartIntensity)
-                }
+        guard !asked, actions.contains(where: { if case .scheduleRestart = $0 { true } else { false } }) else { return }
+        switch registry.groupRestart(after: entry.id) {
+        case .alone:
+            break
+        case .restarting(let group, let others):
+            if !others.isEmpty {
+                Log.info("group \(group): \(entry.id) restarts; so do \(others.map(\.description).joined(separator: ", "))")
             }
-            return
+        case .dismissed(let group, let dismissed):
+            Log.warn("group \(group) restarted more often than its intensity allows; dismissed \(dismissed.map(\.description).joined(separator: ", "))")
+            // Stopped now, in this turn: a restart queued for one finds it stopping and
+            // starts nothing.
+            for id in dismissed { stop(id) }
         }
-        let others = group.restartsWith(ended.scene).flatMap { registry.instances(of: $0) }
-        if !others.isEmpty { Log.info("group \(group.id) (\(group.strategy.rawValue)): \(ended) restarts; so do \(others.map(\.description).joined(separator: ", "))") }
-        for id in others { _ = restart(id) }
     }
 
     /// The restart scheduled after spawn `generation` of `id` is due.

@@ -28,8 +28,6 @@ final class Supervisor {
     var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
     var closing = false
     var stopWaiters: [() -> Void] = []
-    /// Each supervision group's restarts, for its intensity.
-    var groupHistories: [String: RestartHistory] = [:]
     /// Called whenever the set of processes changes (for the state file).
     var onChange: (() -> Void)?
 

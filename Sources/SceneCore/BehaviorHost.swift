@@ -235,7 +235,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
         Task { await supervise(instance, clean: error == nil, registry: registry) }
     }
 
-    /// Applies the restart policy after an end, as a supervisor does for a process.
+    /// Applies the restart policy after an end, as a supervisor does for a process, and the
+    /// group's strategy when the policy restarts it.
     private func supervise(_ instance: InstanceID, clean: Bool, registry: SceneRegistry<R>) async {
         guard let policy = registry.declaration(of: instance.scene)?.restart else { return }
         let decision = state.withLock { state -> SupervisionDecision in
@@ -250,6 +251,8 @@ final class BehaviorHost<R: Route>: SceneBacking {
         case .dismiss(let reason):
             await registry.dismissProcess(instance, reason: reason)
         case .restart(let delay):
+            // Its group restarts the others its strategy names, or goes (this one too).
+            if case .dismissed = await registry.groupRestart(after: instance) { return }
             if delay > 0 {
                 // The backoff's wait, on the registry's time source (a test's manual clock).
                 let nanoseconds = UInt64((delay * 1e9).rounded())

@@ -7,6 +7,8 @@ public enum DismissReason: String, Hashable, Sendable, Codable {
     case requested
     /// The window it was pushed from was dismissed.
     case parentDismissed = "parent_dismissed"
+    /// A scene it requires lost its last instance (see ``SceneDeclaration/requires``).
+    case requirementDismissed = "requirement_dismissed"
     /// Another immersive space replaced it (policy `replace`).
     case replaced
     /// It was dismissed while opening, or its launch failed.
@@ -31,6 +33,11 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case changed(InstanceInfo<R>)
     /// Focus moved to this window or volume (`scene.focused`).
     case focused(InstanceID)
+    /// `scene.reopen` found the instance its entry would open already open (a `single`
+    /// scene open again, or the value's instance of a `perValue` one) and focused it; the
+    /// entry left the history all the same (`scene.focused` with `reopened: true`; an
+    /// immersive space, which takes no focus, is only named).
+    case refocused(InstanceID)
     /// An instance was dismissed, for the reason given (`scene.dismissed`).
     case dismissed(InstanceID, reason: DismissReason)
     /// An instance's phase changed (`scene.phase_changed`).
@@ -76,7 +83,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
         switch self {
         case .opened, .reopened: return "scene.opened"
         case .changed: return "scene.changed"
-        case .focused: return "scene.focused"
+        case .focused, .refocused: return "scene.focused"
         case .dismissed: return "scene.dismissed"
         case .phaseChanged: return "scene.phase_changed"
         case .pushed: return "scene.pushed"
@@ -101,7 +108,7 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     public var instance: InstanceID? {
         switch self {
         case .opened(let info), .reopened(let info), .changed(let info): return info.id
-        case .focused(let id), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
+        case .focused(let id), .refocused(let id), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
             .flowChanged(let id, _, _, _), .flowQueued(let id, _, _), .spawned(let id, _), .disconnected(let id, _),
             .restarted(let id), .signalEmitted(let id, _, _):
             return id

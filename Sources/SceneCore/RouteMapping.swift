@@ -36,6 +36,7 @@ extension RegistryEvent {
         case .flowQueued(let id, let step, let queue):
             return .flowQueued(id, step: try transform([step])[0], queue: try transform(queue))
         case .focused(let id): return .focused(id)
+        case .refocused(let id): return .refocused(id)
         case .dismissed(let id, let reason): return .dismissed(id, reason: reason)
         case .phaseChanged(let id, let phase): return .phaseChanged(id, phase: phase)
         case .pushed(let id, let from): return .pushed(id, from: from)

@@ -28,6 +28,11 @@ public protocol SceneBacking: Sendable {
 
     /// Delivers a notification to `instance`. The default answers `not_connected`.
     func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError)
+
+    /// Stops what backs `instance` and starts it again, the instance and its path kept (a
+    /// supervision group's strategy). Answers false when nothing runs for it that could
+    /// restart. The default answers false.
+    func restart(_ instance: InstanceID) async -> Bool
 }
 
 extension SceneBacking {
@@ -44,6 +49,9 @@ extension SceneBacking {
     public func notify(_ call: SceneCall, on instance: InstanceID) async throws(SceneError) {
         throw .notConnected(instance)
     }
+
+    /// Restarts nothing: a backing that cannot restart need not implement it.
+    public func restart(_ instance: InstanceID) async -> Bool { false }
 }
 
 /// How long a registry waits for the code behind an instance.

@@ -70,9 +70,13 @@ public struct SceneContext<R: Route>: Sendable {
 
     /// Dismisses this instance and the windows pushed from it, without asking it (a scene
     /// closing itself has decided already). Answers what went.
+    ///
+    /// When it is its scene's last instance, the instances of the scenes that require that
+    /// scene go first, and they are asked: one that refuses fails the dismiss
+    /// (`close_vetoed`), unless `force`.
     @discardableResult
-    public func dismiss() async throws(SceneError) -> [InstanceID] {
-        try await actions.dismiss(instance, force: true)
+    public func dismiss(force: Bool = false) async throws(SceneError) -> [InstanceID] {
+        try await actions.dismissItself(instance, force: force)
     }
 
     // MARK: Presenting
@@ -161,7 +165,9 @@ package protocol SceneActions<R>: Sendable {
     func route(_ route: R, from instance: InstanceID) async throws(SceneError) -> InstanceID
     func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID
     func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID
-    func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
+    /// Dismisses `instance`, the context's own, without asking it (see
+    /// ``SceneRegistry/dismiss(_:force:closingItself:)``).
+    func dismissItself(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
     func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue)
     func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError)
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload

@@ -176,9 +176,9 @@ struct RegistryActions<R: Route>: SceneActions {
         return try await run { () throws(RegistryRejection) in try await registry.push(scene, value: value, from: from).id }
     }
 
-    func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
+    func dismissItself(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         let registry = try registry()
-        return try await run { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force) }
+        return try await run { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force, closingItself: true) }
     }
 
     func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue) {

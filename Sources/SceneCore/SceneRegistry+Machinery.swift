@@ -9,38 +9,40 @@ extension SceneRegistry {
     /// - A new instance of a scene that requires others opens after them (see
     ///   ``SceneDeclaration/requires``); `requirementsOpened` says that was done already.
     /// - `reopened`: the new instance's `opened` event says it was reopened.
+    /// - `target`, when given, learns the instance the open lands on as soon as it is known
+    ///   (reserved, or found open), before it can become active.
     func openStep(
-        _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopened: Bool = false, requirementsOpened: Bool = false
+        _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopened: Bool = false, requirementsOpened: Bool = false,
+        target: (@Sendable (isolated SceneRegistry, InstanceID) -> Void)? = nil
     ) throws(RegistryRejection) -> RegistryStep<R, OpenOutcome<R>> {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
+            target?(self, id)
+            // A reopen that lands on an open instance says so: `scene.focused` with
+            // `reopened`, so that a journal replay takes its entry out too.
             if book.records[id]?.phase == .opening {
-                return afterOpening(id) { registry throws(RegistryRejection) in .focused(try registry.info(id)) }
+                return afterOpening(id) { registry throws(RegistryRejection) in
+                    let info = try registry.info(id)
+                    if reopened { registry.log.emit(.refocused(id)) }
+                    return .focused(info)
+                }
             }
+            if reopened { reopening.insert(id) }
             book.focusVisible(id)
             flush()
+            // Focus did not move (it was there, or an immersive space takes none).
+            if reopening.remove(id) != nil { log.emit(.refocused(id)) }
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
-            // The scenes it requires open first (each by its own rules), then it.
-            let missing = requirementsOpened ? [] : (declarationsByID[scene]?.requires ?? []).filter { book.instances(of: $0).isEmpty }
-            if !missing.isEmpty {
-                return .waiting(RegistryWait { registry in
-                    // Each once, whatever happens to it meanwhile: no loop, one rejection event.
-                    do throws(RegistryRejection) {
-                        for required in missing where registry.book.instances(of: required).isEmpty {
-                            if case .failure(let reason) = await registry.finish(try registry.openStep(required, value: nil)) {
-                                return .failure(reason)
-                            }
-                        }
-                        return await registry.finish(
-                            try registry.openStep(scene, value: value, plan: plan, reopened: reopened, requirementsOpened: true))
-                    } catch {
-                        return .failure(error)
-                    }
-                })
+            if !requirementsOpened, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
+                try registry.openStep(scene, value: value, plan: plan, reopened: reopened, requirementsOpened: true, target: target)
+            }) {
+                return first
             }
-            if let replacing { remove(replacing, reason: .replaced) }
+            // Replaced by another instance of its own scene, it leaves the scene open.
+            if let replacing { remove(replacing, reason: .replaced, withDependents: replacing.scene != scene) }
             if reopened { reopening.insert(id) }
+            target?(self, id)
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }
             if startLaunch(id) { return .done(.success(.opened(try info(id)))) }
@@ -48,10 +50,37 @@ extension SceneRegistry {
         }
     }
 
-    /// Dismisses `id` now; an instance still opening is cancelled.
-    func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        guard let reason = book.requestedDismissReason(id) else { throw .notOpen(id.description) }
-        return remove(id, reason: reason)
+    /// The scenes `scene` requires that have no instance past its opening, opened first
+    /// (each by its own rules; one already opening is waited for, not doubled), then the
+    /// step `next` makes; nil when none is missing.
+    func openingRequirements<T>(
+        of scene: String, then next: @escaping @Sendable (isolated SceneRegistry) throws(RegistryRejection) -> RegistryStep<R, T>
+    ) -> RegistryStep<R, T>? {
+        let missing = (declarationsByID[scene]?.requires ?? []).filter { !isUp($0) }
+        guard !missing.isEmpty else { return nil }
+        return .waiting(RegistryWait { registry in
+            // Each once, whatever happens to it meanwhile: no loop, one rejection event.
+            do throws(RegistryRejection) {
+                for required in missing where !registry.isUp(required) {
+                    let ready: Result<Void, RegistryRejection>
+                    if let opening = registry.book.instances(of: required).first {
+                        ready = await registry.finish(registry.afterOpening(opening) { _ in })
+                    } else {
+                        ready = await registry.finish(try registry.openStep(required, value: nil)).map { _ in }
+                    }
+                    if case .failure(let reason) = ready { return .failure(reason) }
+                }
+                return await registry.finish(try next(registry))
+            } catch {
+                return .failure(error)
+            }
+        })
+    }
+
+    /// Whether `scene` has an instance past its opening (active, in the background, or
+    /// disconnected while its process restarts).
+    func isUp(_ scene: String) -> Bool {
+        book.instances(of: scene).contains { book.records[$0]?.phase != .opening }
     }
 
     /// Creates the instance actor and records it as opening.
@@ -137,8 +166,21 @@ extension SceneRegistry {
 
     /// Dismisses `id` (and its pushed windows), closes their actors, answers anyone
     /// waiting for them to open, and stops what backs them.
+    ///
+    /// - Unless `withDependents` is false, the instances that go with it go first
+    ///   (``dependents(leaving:)``, reason `requirement_dismissed`, or `cancelled` for one
+    ///   still opening), so a scene that requires others is open only while they are.
     @discardableResult
-    func remove(_ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil) -> [InstanceID] {
+    func remove(
+        _ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil, withDependents: Bool = true
+    ) -> [InstanceID] {
+        var earlier: [InstanceID] = []
+        if withDependents {
+            for dependent in dependents(leaving: [id]) {
+                guard let record = book.records[dependent] else { continue }
+                earlier += remove(dependent, reason: record.phase == .opening ? .cancelled : .requirementDismissed, withDependents: false)
+            }
+        }
         // What closes, before the bookkeeping forgets it: the instance and the windows
         // pushed from it, with their values (an instance still opening never showed).
         var values: [InstanceID: JSONValue?] = [:]
@@ -162,7 +204,7 @@ extension SceneRegistry {
         }
         flush()
         endPresentations(after: dismissed)
-        return dismissed
+        return earlier + dismissed
     }
 
     /// Publishes what the bookkeeping recorded, in order.
@@ -174,7 +216,7 @@ extension SceneRegistry {
                 guard let info = infoIfOpen(id) else { continue }
                 log.emit(reopening.remove(id) == nil ? .opened(info) : .reopened(info))
             case .focused(let id):
-                log.emit(.focused(id))
+                log.emit(reopening.remove(id) == nil ? .focused(id) : .refocused(id))
             case .dismissed(let id, let reason):
                 log.emit(.dismissed(id, reason: reason))
             case .phaseChanged(let id, let phase):

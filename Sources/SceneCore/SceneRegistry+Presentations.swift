@@ -48,28 +48,25 @@ extension SceneRegistry {
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening else {
                 throw .notOpen(from.description)
             }
-            // The wait is registered before the instance opens: a finish that comes as soon
-            // as it is active (before this request's rest runs) finds it.
-            let target: InstanceID
-            switch book.resolveOpen(scene, value: value) {
-            case .failure(let reason): throw reason
-            case .success(.existing(let id)), .success(.new(let id, _)): target = id
-            }
+            // The wait is registered on the instance the open lands on, as soon as that is
+            // known and before it can be active: a finish that comes as soon as it is active
+            // (before this request's rest runs) finds it.
             let wait = PresentationWait<R>()
-            presentations[target, default: Presentation(from: from, waiters: [])].waiters.append(wait)
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
-                opening = try openStep(scene, value: value)
+                opening = try openStep(scene, value: value) { registry, target in
+                    registry.presentations[target, default: Presentation(from: from, waiters: [])].waiters.append(wait)
+                }
             } catch {
-                forget(wait, of: target)
+                forget(wait)
                 throw error
             }
             switch opening {
             case .done(let result):
-                return presentRest(after: result, wait: wait, target: target, from: from)
+                return presentRest(after: result, wait: wait, from: from)
             case .waiting(let opened):
                 return .waiting(RegistryWait { registry in
-                    await registry.finish(registry.presentRest(after: await opened.rest(registry), wait: wait, target: target, from: from))
+                    await registry.finish(registry.presentRest(after: await opened.rest(registry), wait: wait, from: from))
                 })
             }
         }
@@ -79,14 +76,14 @@ extension SceneRegistry {
     /// already (it finished, or its presenter went, as soon as it was active, or while it
     /// was opening); else the open's refusal; else the wait.
     private func presentRest(
-        after opened: Result<OpenOutcome<R>, RegistryRejection>, wait: PresentationWait<R>, target: InstanceID, from: InstanceID
+        after opened: Result<OpenOutcome<R>, RegistryRejection>, wait: PresentationWait<R>, from: InstanceID
     ) -> RegistryStep<R, PresentOutcome<R>> {
         if let answer = wait.answer {
-            forget(wait, of: target)
+            forget(wait)
             return .done(answer)
         }
         if case .failure(let reason) = opened {
-            forget(wait, of: target)
+            forget(wait)
             return .done(.failure(reason))
         }
         // The presenter went while the instance was opening: it goes too.
@@ -94,8 +91,9 @@ extension SceneRegistry {
         return .waiting(RegistryWait { _ in await wait.wait() })
     }
 
-    /// Drops `wait` from `id`'s presentation.
-    private func forget(_ wait: PresentationWait<R>, of id: InstanceID) {
+    /// Drops `wait` from the presentation it waits on, if it was registered.
+    private func forget(_ wait: PresentationWait<R>) {
+        guard let id = presentations.first(where: { $0.value.waiters.contains { $0 === wait } })?.key else { return }
         presentations[id]?.waiters.removeAll { $0 === wait }
         if presentations[id]?.waiters.isEmpty == true { presentations[id] = nil }
     }

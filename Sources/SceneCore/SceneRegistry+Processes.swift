@@ -21,24 +21,37 @@ extension SceneRegistry {
     /// Dismisses one instance; unless `force`, it is first asked to close (see
     /// ``SceneBacking/close(_:force:)``) and may refuse.
     ///
-    /// - Refused `close_vetoed` when it refuses, `not_open` when it is not open (also when
-    ///   it went while it was asked).
+    /// - When it is its scene's last instance, the instances of the scenes that require that
+    ///   scene go first (see ``SceneDeclaration/requires``); unless `force`, they are asked
+    ///   too, with it, and one refusal fails the whole dismiss.
+    /// - `closingItself`: the instance asked for its own dismissal, so it is not asked (the
+    ///   instances that require its scene still are, unless `force`).
+    /// - Refused `close_vetoed` when one refuses, `not_open` when the instance is not open
+    ///   (also when it went while it was asked).
     /// - An instance still opening is never asked: it is cancelled.
     @discardableResult
-    public func dismiss(_ id: InstanceID, force: Bool) async throws(RegistryRejection) -> [InstanceID] {
-        try await finish(beginDismiss(id, force: force)).get()
+    public func dismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
+        try await finish(beginDismiss(id, force: force, closingItself: closingItself)).get()
     }
 
-    /// ``dismiss(_:force:)`` as far as it goes now: done, unless the instance must be asked.
-    public func beginDismiss(_ id: InstanceID, force: Bool) -> RegistryStep<R, [InstanceID]> {
-        let dependents = dependents(ofLast: id)
-        if !dependents.isEmpty { return beginDismiss(id, with: dependents, force: force) }
-        return step("scene.dismiss") { () throws(RegistryRejection) in
-            guard !force, let record = book.records[id], record.phase != .opening, let ask = closeQuestion(id) else {
-                return .done(.success(try dismissNow(id)))
+    /// ``dismiss(_:force:closingItself:)`` as far as it goes now: done, unless someone must
+    /// be asked.
+    public func beginDismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
+        step("scene.dismiss") { () throws(RegistryRejection) in
+            guard book.records[id] != nil else { throw .notOpen(id.description) }
+            // Asked: the instance (unless it closes itself) and those that go with it.
+            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { registry in
+                guard registry.book.records[id] != nil else { return [] }
+                return (closingItself ? [] : [id]) + registry.dependents(leaving: [id])
             }
+            let first = force ? [] : closeQuestions(asked(self))
+            guard !first.isEmpty else { return .done(.success(try dismissNow(id))) }
             return .waiting(RegistryWait { registry in
-                guard await ask() else { return .failure(.closeVetoed(id)) }
+                let refused = await registry.refusals(first, then: asked)
+                if refused.contains(id) { return .failure(.closeVetoed(id)) }
+                // Only a refusal of an instance that still has to go counts.
+                let needed = Set(registry.dependents(leaving: [id]))
+                if let veto = refused.first(where: needed.contains) { return .failure(.closeVetoed(veto)) }
                 return Result { () throws(RegistryRejection) in try registry.dismissNow(id) }
             })
         }
@@ -47,6 +60,10 @@ extension SceneRegistry {
     /// Dismisses the instances of `scene` (with `value`, when given); unless `force`, each
     /// is first asked to close, all at once, and those that refuse stay.
     ///
+    /// - The instances of the scenes that require `scene` go first when none of its
+    ///   instances is left (see ``SceneDeclaration/requires``); unless `force`, they are
+    ///   asked with the others, and a refusal among those that have to go fails the whole
+    ///   dismiss (`close_vetoed`), nothing gone.
     /// - Refused `unknown_scene`, or `not_open` when none is open.
     public func dismiss(scene: String, value: JSONValue? = nil, force: Bool) async throws(RegistryRejection) -> DismissOutcome {
         try await finish(beginDismiss(scene: scene, value: value, force: force)).get()
@@ -57,52 +74,75 @@ extension SceneRegistry {
     public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()
-            let asked = force ? [] : closeQuestions(targets)
-            guard !asked.isEmpty else {
-                return .done(.success(dismissAll(targets, refused: [])))
+            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { registry in
+                let open = targets.filter { registry.book.records[$0] != nil }
+                return open + registry.dependents(leaving: open)
             }
+            let first = force ? [] : closeQuestions(asked(self))
+            guard !first.isEmpty else { return .done(.success(dismissAll(targets, refused: []))) }
             return .waiting(RegistryWait { registry in
-                .success(registry.dismissAll(targets, refused: Set(await Self.refusals(asked))))
+                let refused = Set(await registry.refusals(first, then: asked))
+                let needed = registry.dependents(leaving: targets.filter { !refused.contains($0) && registry.book.records[$0] != nil })
+                if let veto = needed.sorted().first(where: refused.contains) { return .failure(.closeVetoed(veto)) }
+                return .success(registry.dismissAll(targets, refused: refused))
             })
         }
     }
 
-    /// The instances of the scenes that require `id`'s scene, directly or through others,
-    /// when `id` is its scene's last instance: they go before it.
-    func dependents(ofLast id: InstanceID) -> [InstanceID] {
-        guard book.instances(of: id.scene) == [id] else { return [] }
-        var scenes = Set<String>()
-        var frontier = [id.scene]
-        while let scene = frontier.popLast() {
-            for declaration in declarations where declaration.requires.contains(scene) && scenes.insert(declaration.id).inserted {
-                frontier.append(declaration.id)
+    /// The open instances that go with `leaving`: those of the scenes that require,
+    /// directly or through others, a scene no instance of which is left once `leaving`
+    /// (with the windows pushed from them) are gone. Those furthest down the chain come
+    /// first, so each goes before what it requires.
+    func dependents(leaving: some Sequence<InstanceID>) -> [InstanceID] {
+        guard !requiredBy.isEmpty else { return [] }
+        var gone = Set<InstanceID>()
+        func add(_ id: InstanceID) {
+            var next: InstanceID? = id
+            while let current = next, book.records[current] != nil, gone.insert(current).inserted {
+                next = book.records[current]?.pushedChild
             }
         }
-        return scenes.sorted().flatMap { book.instances(of: $0) }
+        leaving.forEach(add)
+        var levels: [[InstanceID]] = []
+        var checked = Set<String>()
+        while true {
+            // The scenes left with no instance, and those requiring them that still have some.
+            let emptied = Set(gone.map(\.scene)).filter { scene in
+                !checked.contains(scene) && book.instances(of: scene).allSatisfy(gone.contains)
+            }
+            checked.formUnion(emptied)
+            let level = emptied.flatMap { requiredBy[$0] ?? [] }.flatMap { book.instances(of: $0) }
+                .filter { !gone.contains($0) }.sorted()
+            guard !level.isEmpty else { break }
+            level.forEach(add)
+            levels.append(level)
+        }
+        return levels.reversed().flatMap { $0 }
     }
 
-    /// Dismisses `id` after `dependents` (which require its scene); unless `force`, all are
-    /// asked first, and one refusal fails the whole dismiss (`close_vetoed`), nothing gone.
-    private func beginDismiss(_ id: InstanceID, with dependents: [InstanceID], force: Bool) -> RegistryStep<R, [InstanceID]> {
-        step("scene.dismiss") { () throws(RegistryRejection) in
-            let targets = dependents + [id]
-            let asked = force ? [] : closeQuestions(targets)
-            guard !asked.isEmpty else { return .done(.success(try dismissInOrder(targets))) }
-            return .waiting(RegistryWait { registry in
-                if let first = await Self.refusals(asked).first { return .failure(.closeVetoed(first)) }
-                return Result { () throws(RegistryRejection) in try registry.dismissInOrder(targets) }
-            })
-        }
+    /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
+    /// go with it (``dependents(leaving:)``).
+    func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
+        guard let reason = book.requestedDismissReason(id) else { throw .notOpen(id.description) }
+        return remove(id, reason: reason)
     }
 
-    /// Dismisses `targets` in order (those gone meanwhile skipped); answers what went.
-    private func dismissInOrder(_ targets: [InstanceID]) throws(RegistryRejection) -> [InstanceID] {
-        var dismissed: [InstanceID] = []
-        for target in targets where book.records[target] != nil {
-            dismissed += try dismissNow(target)
+    /// Asks the questions `first` (``closeQuestions(_:)``), all at once; once they are
+    /// answered, asks those `targets` names then that were not asked yet (an instance
+    /// opened meanwhile), and so on until a round asks nobody. Answers who refused, in id
+    /// order.
+    func refusals(
+        _ first: [(InstanceID, @Sendable () async -> Bool)], then targets: (isolated SceneRegistry) -> [InstanceID]
+    ) async -> [InstanceID] {
+        var asked = Set(first.map(\.0))
+        var refused = await Self.refusals(first)
+        while true {
+            let round = closeQuestions(targets(self).filter { !asked.contains($0) })
+            guard !round.isEmpty else { break }
+            asked.formUnion(round.map(\.0))
+            refused += await Self.refusals(round)
         }
-        guard !dismissed.isEmpty else { throw .notOpen(targets.last?.description ?? "") }
-        return dismissed
+        return refused.sorted()
     }
 
     /// The close questions of `targets` that are asked (an instance still opening is

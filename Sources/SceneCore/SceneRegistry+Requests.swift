@@ -21,6 +21,7 @@ extension SceneRegistry {
     /// Opens `scene` in place of window `from`, as visionOS's `pushWindow` does.
     ///
     /// - `from` goes to the background until the pushed window is dismissed.
+    /// - The scenes `scene` requires open first, as for ``open(_:value:)``.
     /// - Refused `not_a_window`, `push_from_pushed_window`, `covered_by_pushed_window`,
     ///   or `already_open` when the target resolves to an open instance.
     @discardableResult
@@ -33,12 +34,24 @@ extension SceneRegistry {
     /// ``push(_:value:from:)`` as far as it goes now: done, unless what backs the pushed
     /// window must start.
     public func beginPush(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, InstanceInfo<R>> {
-        step("scene.push") { () throws(RegistryRejection) in
-            let id = try book.resolvePush(scene, value: value, from: from).get()
-            reserve(id, value: value, pushedFrom: from)
-            if startLaunch(id) { return .done(.success(try info(id))) }
-            return afterOpening(id) { registry throws(RegistryRejection) in try registry.info(id) }
+        step("scene.push") { () throws(RegistryRejection) in try pushStep(scene, value: value, from: from) }
+    }
+
+    /// Pushes as far as it goes now; `requirementsOpened` says the scenes `scene` requires
+    /// were opened already.
+    private func pushStep(_ scene: String, value: JSONValue?, from: InstanceID, requirementsOpened: Bool = false)
+        throws(RegistryRejection) -> RegistryStep<R, InstanceInfo<R>>
+    {
+        // Checked before any requirement opens, and again after.
+        let id = try book.resolvePush(scene, value: value, from: from).get()
+        if !requirementsOpened, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
+            try registry.pushStep(scene, value: value, from: from, requirementsOpened: true)
+        }) {
+            return first
         }
+        reserve(id, value: value, pushedFrom: from)
+        if startLaunch(id) { return .done(.success(try info(id))) }
+        return afterOpening(id) { registry throws(RegistryRejection) in try registry.info(id) }
     }
 
     /// Dismisses one instance and the windows pushed from it.

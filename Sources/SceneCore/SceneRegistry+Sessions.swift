@@ -2,12 +2,26 @@ import SceneFlow
 import SceneJSON
 
 extension SceneRegistry {
+    /// What a saved session keeps (``loadSession(_:force:)``): the open instances with their
+    /// values, paths, styles and pushes, the focus order and the immersive space. Not the
+    /// pending link, the reopen history, authentication or the id counters: those belong to
+    /// this registry's run, and a load does not use them.
+    public func sessionSnapshot() -> RegistrySnapshot<R> {
+        var session = snapshot()
+        session.pendingLink = nil
+        session.closed = nil
+        session.authenticated = false
+        session.counters = [:]
+        return session
+    }
+
     /// Replaces what is open with a saved session: the instances of `session` (a
     /// ``snapshot()`` taken earlier) open anew, with their values, paths and styles, windows
     /// pushed as they were, focus in the saved order and the saved immersive space.
     ///
-    /// - Unless `force`, every open instance is asked to close first, all at once; one that
-    ///   refuses fails the whole load with `close_vetoed`, and nothing changes.
+    /// - Unless `force`, every open instance is asked to close first, all at once (and then
+    ///   any opened while they were asked); one that refuses fails the whole load with
+    ///   `close_vetoed`, and nothing changes.
     /// - Then everything open is dismissed (reason `requested`) and the saved set opens by
     ///   the usual rules, under new ids; an instance of a scene no longer declared, or one
     ///   whose opening fails, is left out. Answers the ids opened, in the saved order.
@@ -19,9 +33,11 @@ extension SceneRegistry {
     /// ``loadSession(_:force:)`` as far as it goes now.
     public func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("session.load") { () throws(RegistryRejection) in
-            let asked = force ? [] : closeQuestions(book.records.keys.sorted())
+            // Everything open is asked, also what opens while the others are asked.
+            let everything: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.records.keys.sorted() }
+            let first = force ? [] : closeQuestions(everything(self))
             return .waiting(RegistryWait { registry in
-                if let first = await Self.refusals(asked).first { return .failure(.closeVetoed(first)) }
+                if !force, let veto = await registry.refusals(first, then: everything).first { return .failure(.closeVetoed(veto)) }
                 return .success(await registry.replaceOpen(with: session))
             })
         }
@@ -30,7 +46,7 @@ extension SceneRegistry {
     /// Dismisses everything open, then opens `session`'s instances; answers those opened.
     private func replaceOpen(with session: RegistrySnapshot<R>) async -> [InstanceID] {
         for id in book.records.keys.sorted() where book.records[id] != nil {
-            _ = remove(id, reason: .requested)
+            _ = remove(id, reason: .requested, withDependents: false)  // all go
         }
         var renamed: [InstanceID: InstanceID] = [:]
         var opened: [InstanceID] = []

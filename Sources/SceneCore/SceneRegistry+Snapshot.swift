@@ -235,8 +235,12 @@ extension SceneRegistry {
                 instance.phase = record.phase
             }
             instances[item.id] = instance
-            // A style the scene no longer allows gives way to its declared one.
-            if let style = item.style, declarationsByID[item.id.scene]?.allowedStyles.contains(style) == true {
+            // A style the scene no longer allows gives way to its declared one; the declared
+            // one itself is not kept as a change (a journal replay records every style), so
+            // the instance follows its declaration.
+            if let style = item.style, let declaration = declarationsByID[item.id.scene], declaration.allowedStyles.contains(style),
+                case .immersive(let declared) = declaration.kind, style != declared
+            {
                 styles[item.id] = style
             }
         }

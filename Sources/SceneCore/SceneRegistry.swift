@@ -21,6 +21,8 @@ public actor SceneRegistry<R: Route> {
     /// The declarations, in declaration order.
     public nonisolated let declarations: [SceneDeclaration<R>]
     let declarationsByID: [String: SceneDeclaration<R>]
+    /// By scene, the scenes that require it (``SceneDeclaration/requires``).
+    let requiredBy: [String: [String]]
     var book: RegistryBook
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
@@ -44,6 +46,11 @@ public actor SceneRegistry<R: Route> {
     var reopening: Set<InstanceID> = []
     /// Immersive spaces whose style was changed from their declared one.
     var styles: [InstanceID: ImmersionStyle] = [:]
+    /// Supervision groups' restarts, by group id, for their intensity.
+    var groupHistories: [String: RestartHistory] = [:]
+    /// Where restart windows are read (the system's clock since `made` when nil).
+    nonisolated let time: (any TimeSource)?
+    nonisolated let made = ContinuousClock.now
     /// How many dismissed instances are kept for `scene.reopen` (20 unless the registry
     /// was made with another number).
     public nonisolated let reopenLimit: Int
@@ -136,9 +143,13 @@ public actor SceneRegistry<R: Route> {
         self.app = app
         self.declarations = declarations
         self.declarationsByID = byID
+        self.requiredBy = declarations.reduce(into: [:]) { requiredBy, declaration in
+            for required in declaration.requires { requiredBy[required, default: []].append(declaration.id) }
+        }
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts
+        self.time = time
         self.reopenLimit = max(0, reopenLimit)
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)

@@ -111,6 +111,9 @@ public enum WireCodec {
             members["instance"] = json(InstanceObject(info))
         case .focused(let id):
             members["instance"] = .string(id.description)
+        case .refocused(let id):
+            members["instance"] = .string(id.description)
+            members["reopened"] = true
         case .dismissed(let id, let reason):
             members["instance"] = .string(id.description)
             members["reason"] = .string(reason.rawValue)

@@ -108,7 +108,7 @@ extension WireTopic {
     /// The topic `event` belongs to: the part of its type before the dot.
     public init<R>(of event: RegistryEvent<R>) {
         switch event {
-        case .opened, .reopened, .changed, .focused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted, .finished:
+        case .opened, .reopened, .changed, .focused, .refocused, .dismissed, .phaseChanged, .pushed, .spawned, .disconnected, .restarted, .finished:
             self = .scene
         case .flowChanged, .flowQueued:
             self = .flow

@@ -48,6 +48,23 @@ extension JournalReplayTests {
         #expect(after.closed == nil)
         #expect(before.applying(events.withLock { $0 }).closed == nil)
     }
+
+    @Test("a reopen that only focuses an open instance takes its entry in the replay too")
+    func focusingReopenReplayed() async throws {
+        let registry = try SceneRegistry<JSONValue>(manifest: .demo)
+        let main = try await registry.open("main").instance.id
+        let before = await registry.snapshot()
+        let events = Locked<[JSONValue]>([])
+        registry.observeEvents { event in events.withLock { $0.append(WireCodec.eventParams(event)) } }
+        _ = try await registry.dismiss(main)
+        _ = try await registry.open("main")
+        #expect(await registry.reopenable.count == 1)
+        #expect(try await registry.reopen("main").name == "focused")
+        #expect(await registry.reopenable.isEmpty)
+        let replayed = before.applying(events.withLock { $0 })
+        #expect(replayed.closed == nil)
+        #expect(replayed == (await registry.snapshot()))
+    }
 }
 
 @Suite("Folding a journal into the state file")

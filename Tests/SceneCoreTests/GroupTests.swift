@@ -2,6 +2,7 @@ import Foundation
 import SceneCore
 import SceneFlow
 import SceneJSON
+import SceneSync
 import Testing
 
 @Suite("Requirements between scenes, and supervision groups in the manifest")
@@ -32,7 +33,7 @@ struct GroupTests {
         #expect(await registry.instances(of: "session").count == 1)
     }
 
-    @Test("dismissing the last instance of a required scene dismisses the scenes that require it first; a veto among them keeps everything")
+    @Test("dismissing the last instance of a required scene dismisses the scenes that require it first, furthest first; a veto among them keeps everything")
     func dismissCascade() async throws {
         let refusing = try registry(closing: { $0.scene != "preview" })
         let editor = try await refusing.open("editor").instance.id
@@ -46,7 +47,7 @@ struct GroupTests {
         _ = try await registry.open("preview")
         let root = try #require(await registry.instances(of: "session").first)
         let gone = try await registry.dismiss(root, force: false)
-        #expect(gone.map(\.scene) == ["editor", "preview", "session"])
+        #expect(gone.map(\.scene) == ["preview", "editor", "session"])
         #expect(await registry.instances(of: "editor").isEmpty)
     }
 
@@ -73,4 +74,46 @@ struct GroupTests {
         #expect(SupervisionGroup(id: "g", strategy: .oneForAll, scenes: scenes).restartsWith("y") == ["x", "z"])
         #expect(SupervisionGroup(id: "g", strategy: .restForOne, scenes: scenes).restartsWith("y") == ["z"])
     }
+
+    @Test("a group acts on in-process scenes too: one that ends restarts the others its strategy names, paths kept; past its intensity the group goes")
+    func inProcessGroup() async throws {
+        let group = SupervisionGroup(id: "pair", strategy: .oneForAll, scenes: ["a", "b"], maxRestarts: 1, withinSeconds: 600)
+        let policy = RestartPolicy(mode: .permanent, maxRestarts: 10, withinSeconds: 600)
+        let starts = Locked<[String: Int]>([:])
+        func counting(_ scene: String) -> SceneBehaviorFactory<Screen> {
+            { _ in
+                starts.withLock { $0[scene, default: 0] += 1 }
+                return Recorder(heard: Heard())
+            }
+        }
+        let registry = try SceneRegistry<Screen>(
+            app: "typed",
+            declarations: [
+                SceneDeclaration(id: "a", kind: .window, hosting: .inProcess, restart: policy, group: group),
+                SceneDeclaration(id: "b", kind: .window, hosting: .inProcess, restart: policy, group: group),
+            ],
+            behaviors: ["a": counting("a"), "b": counting("b")])
+        let a = try await registry.open("a").instance.id
+        let b = try await registry.open("b").instance.id
+        try await #require(await registry.instance(b)).send(.push(.list))
+        let (_, events) = registry.subscribe(buffering: .unbounded)
+        _ = try await registry.call(SceneCall(method: "end", params: ScenePayload(true)), to: .instance(a))
+        #expect(await eventually { starts.withLock { $0 } == ["a": 2, "b": 2] })
+        #expect(await eventually {
+            let runningA = await registry.hostingRunning(a)
+            let runningB = await registry.hostingRunning(b)
+            return runningA && runningB
+        })
+        #expect(try await registry.info(b).path == [.push(.list)])
+
+        // A second restart within the window is one more than the group allows.
+        _ = try await registry.call(SceneCall(method: "end", params: ScenePayload(true)), to: .instance(a))
+        var reasons: [InstanceID: DismissReason] = [:]
+        for await event in events {
+            if case .dismissed(let gone, let reason) = event.event { reasons[gone] = reason }
+            if reasons.count == 2 { break }
+        }
+        #expect(reasons == [a: .restartIntensity, b: .restartIntensity])
+    }
 }
+
