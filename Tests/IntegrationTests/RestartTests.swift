@@ -138,3 +138,49 @@ extension RestartTests {
         }
     }
 }
+
+/// A behaviour that records its starts and ends with an error when called `end`.
+private actor Ending: SceneBehavior {
+    let heard: Heard
+    var context: SceneContext<JSONValue>?
+    init(heard: Heard) { self.heard = heard }
+    func start(in context: SceneContext<JSONValue>) async throws {
+        self.context = context
+        heard.add("start")
+    }
+    func answer(_ call: SceneCall) async throws -> ScenePayload {
+        context?.end(throwing: SceneError.sceneFailed("asked to fail"))
+        return .empty
+    }
+}
+
+extension RestartTests {
+    @Test("a group may mix a process scene and an in-process one: each one's restart after an end restarts the other")
+    func mixedGroup() async throws {
+        let heard = Heard()
+        let scenectl = scenectlPath()
+        let restart = #""restart": {"policy": "permanent", "maxRestarts": 10, "withinSeconds": 600}"#
+        try await withProcesses(
+            extra: [
+                #"{"id": "worker", "kind": "window", "instances": "single", "launch": {"command": ["\#(scenectl)", "scene", "--quiet"]}, \#(restart)}"#,
+                #"{"id": "helper", "kind": "window", "instances": "single", "in_process": true, \#(restart)}"#,
+            ],
+            groups: [#"{"id": "mix", "strategy": "one_for_all", "scenes": ["worker", "helper"], "maxRestarts": 10, "withinSeconds": 600}"#],
+            behaviors: ["helper": { _ in Ending(heard: heard) }]
+        ) { harness in
+            let helper = try await harness.control.open("helper").instance.id
+            let worker = try await harness.control.open("worker").instance.id
+            let first = try #require(harness.pid(of: worker))
+            // The process dies: the behaviour restarts with it.
+            kill(first, SIGKILL)
+            let second = try await harness.newPid(of: worker, other: first)
+            #expect(await eventually(.seconds(20)) { heard.all == ["start", "start"] })
+            #expect(try await eventually(.seconds(20)) { try await harness.instance(helper)?.phase == "active" })
+            // The behaviour fails: the process restarts with it.
+            #expect(try await eventually(.seconds(20)) { try await harness.instance(worker)?.phase == "active" })
+            _ = try await harness.control.callScene(.instance(helper), method: "end")
+            _ = try await harness.newPid(of: worker, other: second)
+            #expect(await eventually(.seconds(20)) { heard.all == ["start", "start", "start"] })
+        }
+    }
+}
