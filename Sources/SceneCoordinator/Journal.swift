@@ -372,9 +372,13 @@ extension RegistrySnapshot where R == JSONValue {
             if immersive == id { immersive = nil }
         case "scene.focused":
             guard let id else { return }
-            if event["reopened"] == true { takeReopened(id.scene) }
-            // A reopen that found the immersive space open only names it.
-            guard immersive != id else { return }
+            if event["reopened"] == true {
+                takeReopened(id.scene)
+                // A reopen names the instance it found; focus moved to it only when it is
+                // shown (not the immersive space, not a window under a pushed one, whose
+                // own scene.focused is separate).
+                guard immersive != id, !instances.contains(where: { $0.pushedFrom == id }) else { return }
+            }
             focusOrder.removeAll { $0 == id }
             focusOrder.append(id)
         case "scene.changed":
@@ -387,6 +391,9 @@ extension RegistrySnapshot where R == JSONValue {
         case "scene.pushed":
             let from = event["from"]?.stringValue.flatMap(InstanceID.init)
             update { $0.pushedFrom = from }
+            // Hidden under the pushed window, the parent leaves the focus order until that
+            // window goes (then a scene.focused brings it back).
+            if let from { focusOrder.removeAll { $0 == from } }
         case "flow.changed":
             guard let path = try? event["path"]?.decoded(as: [RouteStep<JSONValue>].self) else { return }
             let queue = (try? event["queue"]?.decoded(as: [RouteStep<JSONValue>].self)) ?? []

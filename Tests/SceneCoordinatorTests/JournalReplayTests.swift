@@ -49,6 +49,21 @@ extension JournalReplayTests {
         #expect(before.applying(events.withLock { $0 }).closed == nil)
     }
 
+    @Test("replaying a push takes the window it was pushed from out of the focus order, until the pushed window goes")
+    func pushReplayed() async throws {
+        let registry = try SceneRegistry<JSONValue>(manifest: .demo)
+        let before = await registry.snapshot()
+        let events = Locked<[JSONValue]>([])
+        registry.observeEvents { event in events.withLock { $0.append(WireCodec.eventParams(event)) } }
+        let main = try await registry.open("main").instance.id
+        let notes = try await registry.push("notes", from: main).id
+        _ = try await registry.open("viewer", value: "1")
+        #expect(await registry.snapshot().focusOrder.contains(main) == false)
+        #expect(before.applying(events.withLock { $0 }) == (await registry.snapshot()))
+        _ = try await registry.dismiss(notes)
+        #expect(before.applying(events.withLock { $0 }) == (await registry.snapshot()))
+    }
+
     @Test("a reopen that only focuses an open instance takes its entry in the replay too")
     func focusingReopenReplayed() async throws {
         let registry = try SceneRegistry<JSONValue>(manifest: .demo)
@@ -64,6 +79,16 @@ extension JournalReplayTests {
         let replayed = before.applying(events.withLock { $0 })
         #expect(replayed.closed == nil)
         #expect(replayed == (await registry.snapshot()))
+
+        // Found under a pushed window, the window on top takes focus: the replay follows.
+        let second = try await registry.mostRecentInstance(of: "main")
+        _ = try await registry.dismiss(second)
+        let third = try await registry.open("main").instance.id
+        _ = try await registry.push("notes", from: third)
+        _ = try await registry.open("viewer", value: "1")
+        _ = try await registry.reopen("main")
+        #expect(await registry.focused?.scene == "notes")
+        #expect(before.applying(events.withLock { $0 }) == (await registry.snapshot()))
     }
 }
 
