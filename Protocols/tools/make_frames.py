@@ -441,7 +441,8 @@ event("event: flow.queued", {"seq": 9, "type": "flow.queued", "instance": "notes
 event("event: scene.dismissed", {"seq": 8, "type": "scene.dismissed", "instance": "notes-1", "reason": "requested"})
 event("event: scene.dismissed (a scene it requires lost its last instance)",
       {"seq": 9, "type": "scene.dismissed", "instance": "preview-1", "reason": "requirement_dismissed"})
-event("event: scene.focused (a reopen found the instance open)", {"seq": 10, "type": "scene.focused", "instance": "main-2", "reopened": True})
+event("event: scene.focused (a reopen found the instance open)",
+      {"seq": 10, "type": "scene.focused", "instance": "main-2", "reopened": True, "reopenedFrom": "main-1"})
 event("event: link.pending", {"seq": 11, "type": "link.pending", "url": "demo://demo.example/theatre/opera"})
 event("event: link.superseded", {"seq": 12, "type": "link.superseded", "url": "demo://demo.example/theatre/opera"})
 event("event: link.rejected", {"seq": 14, "type": "link.rejected", "url": "ftp://demo.example/viewer/1",

@@ -328,10 +328,14 @@ extension RegistrySnapshot where R == JSONValue {
         return snapshot
     }
 
-    /// A reopen took the entry it reopens, which is always its scene's latest (a reopen
-    /// takes the latest of its scene, or the latest of all).
-    private mutating func takeReopened(_ scene: String) {
-        guard var kept = closed, let index = kept.lastIndex(where: { $0.id.scene == scene }) else { return }
+    /// A reopen took the entry `event` names (`reopenedFrom`): none when this snapshot no
+    /// longer holds it. An event written before it was named took its scene's latest entry
+    /// when it was asked (a reopen takes the latest of its scene, or the latest of all).
+    private mutating func takeReopened(_ event: JSONValue, scene: String) {
+        let entry = event["reopenedFrom"]?.stringValue.flatMap(InstanceID.init)
+        guard var kept = closed,
+            let index = entry.map({ entry in kept.firstIndex { $0.id == entry } }) ?? kept.lastIndex(where: { $0.id.scene == scene })
+        else { return }
         kept.remove(at: index)
         closed = kept.isEmpty ? nil : kept
     }
@@ -347,7 +351,7 @@ extension RegistrySnapshot where R == JSONValue {
             guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
                 let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
             else { return }
-            if event["reopened"] == true { takeReopened(opened.scene) }
+            if event["reopened"] == true { takeReopened(event, scene: opened.scene) }
             instances.removeAll { $0.id == opened }
             instances.append(InstanceSnapshot(
                 // Not `nil` alone: JSONValue is nil-literal expressible, so that would be `.null`.
@@ -373,7 +377,7 @@ extension RegistrySnapshot where R == JSONValue {
         case "scene.focused":
             guard let id else { return }
             if event["reopened"] == true {
-                takeReopened(id.scene)
+                takeReopened(event, scene: id.scene)
                 // A reopen names the instance it found; focus moved to it only when it is
                 // shown (not the immersive space, not a window under a pushed one, whose
                 // own scene.focused is separate).

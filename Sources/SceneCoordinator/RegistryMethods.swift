@@ -173,11 +173,15 @@ enum RegistryMethods {
     ///
     /// - A registry of the app's own routes gets the request's routes decoded from their
     ///   JSON (-32602 when they do not fit), and answers with its routes encoded.
+    /// - `scene`: the instance of the scene connection that asks (its flow changes are
+    ///   caused `by: scene`, and it is not asked before closing itself); nil for a control
+    ///   connection.
     @_specialize(where R == JSONValue)
     static func begin<R: Route>(
-        _ request: RegistryRequest, by source: FlowCause.Source, on registry: isolated SceneRegistry<R>
+        _ request: RegistryRequest, from scene: InstanceID?, on registry: isolated SceneRegistry<R>
     ) -> RegistryStep<R, WireAnswer> {
         typealias Routes = WireRoutes<R>
+        let source: FlowCause.Source = scene == nil ? .control : .scene
         switch request {
         case .open(let scene, let value):
             return answer(registry.beginOpen(scene, value: value)) { outcome in result(.opened(outcome)) }
@@ -186,8 +190,7 @@ enum RegistryMethods {
         case .reopen(let scene):
             return answer(registry.beginReopen(scene)) { outcome in InstanceResult(instance: InstanceObject(Routes.json(outcome.instance))) }
         case .dismissInstance(let id, let force):
-            // A scene connection dismisses only its own instance (it is scoped so).
-            return answer(registry.beginDismiss(id, force: force, closingItself: source == .scene)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
+            return answer(registry.beginDismiss(id, force: force, closingItself: id == scene)) { dismissed in result(ProgramStepResult<R>.dismissed(dismissed)) }
         case .dismissScene(let scene, let value, let force):
             return answer(registry.beginDismiss(scene: scene, value: value, force: force)) { outcome in
                 result(ProgramStepResult<R>.dismissedScene(outcome))
@@ -316,7 +319,7 @@ enum RegistryMethods {
             } catch {
                 return .done(.success(.failure(error)))
             }
-            return registry.beginProgram(steps, closingItself: source == .scene).map { outcome in
+            return registry.beginProgram(steps, by: scene).map { outcome in
                 switch outcome {
                 case .success(let outcome): return .success(programAnswer(outcome))
                 case .failure(let reason): return .success(.failure(.domain(reason)))

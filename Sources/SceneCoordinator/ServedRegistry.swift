@@ -22,7 +22,8 @@ protocol ServedRegistry: Sendable {
     /// Every event from now on, with its routes as JSON, as it is emitted.
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
     /// Applies a request as far as it goes now (``RegistryMethods/begin(_:by:on:)``), `source` saying whose flow changes they are.
-    func begin(_ request: RegistryRequest, by source: FlowCause.Source) -> ServedStep
+    /// `scene`: the instance of the scene connection that asks, nil for a control one.
+    func begin(_ request: RegistryRequest, from scene: InstanceID?) -> ServedStep
 
     /// The instance a call to `scene` goes to, opened for it when the scene is
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
@@ -76,8 +77,8 @@ struct Served<R: Route>: ServedRegistry {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
-    func begin(_ request: RegistryRequest, by source: FlowCause.Source) -> ServedStep {
-        switch on({ RegistryMethods.begin(request, by: source, on: $0) }) {
+    func begin(_ request: RegistryRequest, from scene: InstanceID?) -> ServedStep {
+        switch on({ RegistryMethods.begin(request, from: scene, on: $0) }) {
         case .done(let result):
             return .done(result)
         case .waiting(let wait):

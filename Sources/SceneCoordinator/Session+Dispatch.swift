@@ -91,7 +91,7 @@ extension Session {
             answerRegistry(id, frame: Self.frame(id, .failure(error)))
             return
         }
-        switch server.registry.begin(request, by: role == .scene ? .scene : .control) {
+        switch server.registry.begin(request, from: role == .scene ? instance : nil) {
         case .done(let result):
             let answer = Self.flatten(result)
             // More slices than its head, one slice of instances and its tail: written in turns.

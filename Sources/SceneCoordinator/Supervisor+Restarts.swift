@@ -49,7 +49,9 @@ extension Supervisor {
         case .dismissed(let group, let dismissed):
             Log.warn("group \(group) restarted more often than its intensity allows; dismissed \(dismissed.map(\.description).joined(separator: ", "))")
             // Stopped now, in this turn: a restart queued for one finds it stopping and
-            // starts nothing.
+            // starts nothing. (When an in-process behaviour's end trips the intensity, the
+            // processes are stopped by the registry's dismissal, a turn later: a restart
+            // already queued may still spawn one, whose hello is refused, and it is stopped.)
             for id in dismissed { stop(id) }
         }
     }

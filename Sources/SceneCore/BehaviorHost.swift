@@ -97,7 +97,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         switch event.event {
         case .flowChanged(let id, let path, _, _): delivery = (id, .flow(path))
         case .phaseChanged(let id, let phase): delivery = (id, .phase(phase))
-        case .opened(let info), .reopened(let info): delivery = (info.id, .phase(info.phase))
+        case .opened(let info), .reopened(let info, _): delivery = (info.id, .phase(info.phase))
         default: return
         }
         guard let hosted = state.withLock({ $0.hosted[delivery.0] }) else { return }

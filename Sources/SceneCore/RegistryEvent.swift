@@ -27,7 +27,8 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case opened(InstanceInfo<R>)
     /// A dismissed instance came back (`scene.reopen`) under a new id, with its value and
     /// its path (`scene.opened` with `reopened: true`).
-    case reopened(InstanceInfo<R>)
+    /// `entry` is the dismissed instance whose kept entry it took (`reopenedFrom`).
+    case reopened(InstanceInfo<R>, entry: InstanceID)
     /// What an instance object shows changed other than its path or phase: an immersive
     /// space's style (`scene.changed`).
     case changed(InstanceInfo<R>)
@@ -35,9 +36,11 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     case focused(InstanceID)
     /// `scene.reopen` found the instance its entry would open already open (a `single`
     /// scene open again, or the value's instance of a `perValue` one) and focused it; the
-    /// entry left the history all the same (`scene.focused` with `reopened: true`; an
-    /// immersive space, which takes no focus, is only named).
-    case refocused(InstanceID)
+    /// entry — of dismissed instance `entry` — left the history all the same
+    /// (`scene.focused` with `reopened: true` and `reopenedFrom`). It names the instance
+    /// even when focus went to a window pushed over it (which has its own `focused`) or
+    /// to none (an immersive space).
+    case refocused(InstanceID, entry: InstanceID)
     /// An instance was dismissed, for the reason given (`scene.dismissed`).
     case dismissed(InstanceID, reason: DismissReason)
     /// An instance's phase changed (`scene.phase_changed`).
@@ -107,8 +110,8 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// instance and by scene match.
     public var instance: InstanceID? {
         switch self {
-        case .opened(let info), .reopened(let info), .changed(let info): return info.id
-        case .focused(let id), .refocused(let id), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
+        case .opened(let info), .reopened(let info, _), .changed(let info): return info.id
+        case .focused(let id), .refocused(let id, _), .dismissed(let id, _), .phaseChanged(let id, _), .finished(let id, _), .pushed(let id, _),
             .flowChanged(let id, _, _, _), .flowQueued(let id, _, _), .spawned(let id, _), .disconnected(let id, _),
             .restarted(let id), .signalEmitted(let id, _, _):
             return id

@@ -29,14 +29,14 @@ extension RegistryEvent {
     public func mappingPaths<S: Route>(_ transform: ([RouteStep<R>]) throws -> [RouteStep<S>]) rethrows -> RegistryEvent<S> {
         switch self {
         case .opened(let info): return .opened(try info.mappingPath(transform))
-        case .reopened(let info): return .reopened(try info.mappingPath(transform))
+        case .reopened(let info, let entry): return .reopened(try info.mappingPath(transform), entry: entry)
         case .changed(let info): return .changed(try info.mappingPath(transform))
         case .flowChanged(let id, let path, let queue, let cause):
             return .flowChanged(id, path: try transform(path), queue: try transform(queue), cause: cause)
         case .flowQueued(let id, let step, let queue):
             return .flowQueued(id, step: try transform([step])[0], queue: try transform(queue))
         case .focused(let id): return .focused(id)
-        case .refocused(let id): return .refocused(id)
+        case .refocused(let id, let entry): return .refocused(id, entry: entry)
         case .dismissed(let id, let reason): return .dismissed(id, reason: reason)
         case .phaseChanged(let id, let phase): return .phaseChanged(id, phase: phase)
         case .pushed(let id, let from): return .pushed(id, from: from)

@@ -6,7 +6,8 @@ public enum GroupRestart: Hashable, Sendable {
     /// `one_for_one`), by what backs each.
     case restarting(group: String, with: [InstanceID])
     /// Past the group's intensity: every instance of its scenes was dismissed
-    /// (`restart_intensity`), the one that ended too.
+    /// (`restart_intensity`), the one that ended too, after the instances of other scenes
+    /// that require them (`requirement_dismissed`).
     case dismissed(group: String, [InstanceID])
 }
 
@@ -36,10 +37,14 @@ extension SceneRegistry {
         let decision = history.decide(clean: false, now: clockSeconds)
         groupHistories[group.id] = history
         if case .dismiss = decision {
-            var dismissed: [InstanceID] = []
-            for scene in group.scenes {
+            // The scenes outside the group that require one of its scenes go first (each
+            // `requirement_dismissed`), then every member, those that require others first,
+            // each `restart_intensity`.
+            let members = group.scenes.flatMap { book.instances(of: $0) }
+            var dismissed = removeDependents(leaving: members)
+            for scene in furthestFirst(Set(group.scenes)) {
                 for member in book.instances(of: scene) where book.records[member] != nil {
-                    dismissed += remove(member, reason: .restartIntensity)
+                    dismissed += remove(member, reason: .restartIntensity, withDependents: false)
                 }
             }
             return .dismissed(group: group.id, dismissed)

@@ -8,40 +8,40 @@ extension SceneRegistry {
     ///   (a deep link's target opens already showing its path).
     /// - A new instance of a scene that requires others opens after them (see
     ///   ``SceneDeclaration/requires``); `requirementsOpened` says that was done already.
-    /// - `reopened`: the new instance's `opened` event says it was reopened.
+    /// - `reopening`: the dismissed instance whose kept entry this open reopens; the new
+    ///   instance's `opened` event says it was reopened, or the instance found open is
+    ///   focused with a `focused` event that says so.
     /// - `target`, when given, learns the instance the open lands on as soon as it is known
     ///   (reserved, or found open), before it can become active.
     func openStep(
-        _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopened: Bool = false, requirementsOpened: Bool = false,
+        _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopening entry: InstanceID? = nil, requirementsOpened: Bool = false,
         target: (@Sendable (isolated SceneRegistry, InstanceID) -> Void)? = nil
     ) throws(RegistryRejection) -> RegistryStep<R, OpenOutcome<R>> {
         switch try book.resolveOpen(scene, value: value).get() {
         case .existing(let id):
             target?(self, id)
-            // A reopen that lands on an open instance says so: `scene.focused` with
-            // `reopened`, so that a journal replay takes its entry out too.
             if book.records[id]?.phase == .opening {
                 return afterOpening(id) { registry throws(RegistryRejection) in
-                    let info = try registry.info(id)
-                    if reopened { registry.log.emit(.refocused(id)) }
-                    return .focused(info)
+                    if let entry { registry.focusReopened(id, entry: entry) }
+                    return .focused(try registry.info(id))
                 }
             }
-            if reopened { reopening.insert(id) }
-            book.focusVisible(id)
-            flush()
-            // Focus did not move (it was there, or an immersive space takes none).
-            if reopening.remove(id) != nil { log.emit(.refocused(id)) }
+            if let entry {
+                focusReopened(id, entry: entry)
+            } else {
+                book.focusVisible(id)
+                flush()
+            }
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
             if !requirementsOpened, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
-                try registry.openStep(scene, value: value, plan: plan, reopened: reopened, requirementsOpened: true, target: target)
+                try registry.openStep(scene, value: value, plan: plan, reopening: entry, requirementsOpened: true, target: target)
             }) {
                 return first
             }
             // Replaced by another instance of its own scene, it leaves the scene open.
             if let replacing { remove(replacing, reason: .replaced, withDependents: replacing.scene != scene) }
-            if reopened { reopening.insert(id) }
+            if let entry { reopening[id] = entry }
             target?(self, id)
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }
@@ -52,11 +52,13 @@ extension SceneRegistry {
 
     /// The scenes `scene` requires that have no instance past its opening, opened first
     /// (each by its own rules; one already opening is waited for, not doubled), then the
-    /// step `next` makes; nil when none is missing.
+    /// step `next` makes, in the same turn as the check that every one is still up (else
+    /// `not_open` with the scene that went); nil when none is missing.
     func openingRequirements<T>(
         of scene: String, then next: @escaping @Sendable (isolated SceneRegistry) throws(RegistryRejection) -> RegistryStep<R, T>
     ) -> RegistryStep<R, T>? {
-        let missing = (declarationsByID[scene]?.requires ?? []).filter { !isUp($0) }
+        let requires = declarationsByID[scene]?.requires ?? []
+        let missing = requires.filter { !isUp($0) }
         guard !missing.isEmpty else { return nil }
         return .waiting(RegistryWait { registry in
             // Each once, whatever happens to it meanwhile: no loop, one rejection event.
@@ -70,11 +72,24 @@ extension SceneRegistry {
                     }
                     if case .failure(let reason) = ready { return .failure(reason) }
                 }
+                // One may have gone while another opened: the scene does not open without it.
+                if let gone = requires.first(where: { !registry.isUp($0) }) { return .failure(.notOpen(gone)) }
                 return await registry.finish(try next(registry))
             } catch {
                 return .failure(error)
             }
         })
+    }
+
+    /// A reopen found `id` open: it is focused by the usual rules, and one `focused` event
+    /// says the reopen took `entry` — the focus move's own event when focus moved to `id`,
+    /// else one of its own (focus was there, went to a window pushed over it, or an
+    /// immersive space takes none), so that a journal replay takes the entry out too.
+    func focusReopened(_ id: InstanceID, entry: InstanceID) {
+        reopening[id] = entry
+        book.focusVisible(id)
+        flush()
+        if let entry = reopening.removeValue(forKey: id) { log.emit(.refocused(id, entry: entry)) }
     }
 
     /// Whether `scene` has an instance past its opening (active, in the background, or
@@ -174,13 +189,7 @@ extension SceneRegistry {
     func remove(
         _ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil, withDependents: Bool = true
     ) -> [InstanceID] {
-        var earlier: [InstanceID] = []
-        if withDependents {
-            for dependent in dependents(leaving: [id]) {
-                guard let record = book.records[dependent] else { continue }
-                earlier += remove(dependent, reason: record.phase == .opening ? .cancelled : .requirementDismissed, withDependents: false)
-            }
-        }
+        let earlier = withDependents ? removeDependents(leaving: [id]) : []
         // What closes, before the bookkeeping forgets it: the instance and the windows
         // pushed from it, with their values (an instance still opening never showed).
         var values: [InstanceID: JSONValue?] = [:]
@@ -192,7 +201,7 @@ extension SceneRegistry {
         let dismissed = book.dismiss(id, reason: reason)
         for gone in dismissed {
             styles[gone] = nil
-            reopening.remove(gone)
+            reopening[gone] = nil
             if let instance = instances.removeValue(forKey: gone) {
                 if let value = values[gone] { remember(gone, value: value, flow: instance.assumeIsolated { $0.flow.snapshot }) }
                 instance.assumeIsolated { $0.close() }
@@ -207,6 +216,17 @@ extension SceneRegistry {
         return earlier + dismissed
     }
 
+    /// Removes the instances that go with `leaving` (``dependents(leaving:)``), in that
+    /// order, each `requirement_dismissed` (`cancelled` while still opening).
+    func removeDependents(leaving: [InstanceID]) -> [InstanceID] {
+        var dismissed: [InstanceID] = []
+        for dependent in dependents(leaving: leaving) {
+            guard let record = book.records[dependent] else { continue }
+            dismissed += remove(dependent, reason: record.phase == .opening ? .cancelled : .requirementDismissed, withDependents: false)
+        }
+        return dismissed
+    }
+
     /// Publishes what the bookkeeping recorded, in order.
     func flush() {
         for event in book.takeEvents() {
@@ -214,9 +234,9 @@ extension SceneRegistry {
             case .opened(let id):
                 instances[id]?.assumeIsolated { $0.phase = .active }
                 guard let info = infoIfOpen(id) else { continue }
-                log.emit(reopening.remove(id) == nil ? .opened(info) : .reopened(info))
+                log.emit(reopening.removeValue(forKey: id).map { .reopened(info, entry: $0) } ?? .opened(info))
             case .focused(let id):
-                log.emit(reopening.remove(id) == nil ? .focused(id) : .refocused(id))
+                log.emit(reopening.removeValue(forKey: id).map { .refocused(id, entry: $0) } ?? .focused(id))
             case .dismissed(let id, let reason):
                 log.emit(.dismissed(id, reason: reason))
             case .phaseChanged(let id, let phase):

@@ -103,21 +103,39 @@ extension SceneRegistry {
             }
         }
         leaving.forEach(add)
-        var levels: [[InstanceID]] = []
+        let leavingAll = gone
+        var going = Set<String>()
         var checked = Set<String>()
         while true {
-            // The scenes left with no instance, and those requiring them that still have some.
+            // The scenes left with no instance, then those requiring them that still have some.
             let emptied = Set(gone.map(\.scene)).filter { scene in
                 !checked.contains(scene) && book.instances(of: scene).allSatisfy(gone.contains)
             }
+            guard !emptied.isEmpty else { break }
             checked.formUnion(emptied)
-            let level = emptied.flatMap { requiredBy[$0] ?? [] }.flatMap { book.instances(of: $0) }
-                .filter { !gone.contains($0) }.sorted()
-            guard !level.isEmpty else { break }
-            level.forEach(add)
-            levels.append(level)
+            for scene in Set(emptied.flatMap { requiredBy[$0] ?? [] }) where !going.contains(scene) {
+                let open = book.instances(of: scene).filter { !gone.contains($0) }
+                guard !open.isEmpty else { continue }
+                going.insert(scene)
+                open.forEach(add)
+            }
         }
-        return levels.reversed().flatMap { $0 }
+        return furthestFirst(going).flatMap { book.instances(of: $0) }.filter { !leavingAll.contains($0) }
+    }
+
+    /// `scenes` ordered so that each comes before every scene of them it requires, directly
+    /// or through others: by the length of its longest chain of requirements among them,
+    /// longest first (then by id).
+    func furthestFirst(_ scenes: Set<String>) -> [String] {
+        var heights: [String: Int] = [:]
+        func height(_ scene: String) -> Int {
+            if let known = heights[scene] { return known }
+            // Requirements have no cycle (the registry refuses one when it is made).
+            let below = (declarationsByID[scene]?.requires ?? []).filter(scenes.contains).map { height($0) + 1 }.max() ?? 0
+            heights[scene] = below
+            return below
+        }
+        return scenes.sorted { (height($0), $1) > (height($1), $0) }
     }
 
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
@@ -130,20 +148,29 @@ extension SceneRegistry {
     /// Asks the questions `first` (``closeQuestions(_:)``), all at once; once they are
     /// answered, asks those `targets` names then that were not asked yet (an instance
     /// opened meanwhile), and so on until a round asks nobody. Answers who refused, in id
-    /// order.
+    /// order. Instances still new after ``closeRounds`` rounds (something keeps opening
+    /// them while the others are asked) count as refusing, so the wait ends.
     func refusals(
         _ first: [(InstanceID, @Sendable () async -> Bool)], then targets: (isolated SceneRegistry) -> [InstanceID]
     ) async -> [InstanceID] {
         var asked = Set(first.map(\.0))
         var refused = await Self.refusals(first)
-        while true {
-            let round = closeQuestions(targets(self).filter { !asked.contains($0) })
-            guard !round.isEmpty else { break }
-            asked.formUnion(round.map(\.0))
-            refused += await Self.refusals(round)
+        for round in 2... {
+            let questions = closeQuestions(targets(self).filter { !asked.contains($0) })
+            guard !questions.isEmpty else { break }
+            guard round <= Self.closeRounds else {
+                refused += questions.map(\.0)
+                break
+            }
+            asked.formUnion(questions.map(\.0))
+            refused += await Self.refusals(questions)
         }
         return refused.sorted()
     }
+
+    /// How many rounds of close questions one request asks at most (see
+    /// ``refusals(_:then:)``).
+    static var closeRounds: Int { 16 }
 
     /// The close questions of `targets` that are asked (an instance still opening is
     /// never asked, nor one nobody would be asked about).

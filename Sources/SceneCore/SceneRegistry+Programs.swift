@@ -10,30 +10,30 @@ extension SceneRegistry {
     ///   when a step refers to a step that is not an earlier one or whose result names no
     ///   instance.
     ///
-    /// - `closingItself`: the program is a scene's, whose `dismiss` steps name only its own
-    ///   instance, which is not asked (see ``dismiss(_:force:closingItself:)``).
-    public func run(program steps: [ProgramStep<R>], closingItself: Bool = false) async throws(RegistryRejection) -> ProgramOutcome<R> {
-        try await finish(beginProgram(steps, closingItself: closingItself)).get()
+    /// - `scene`: the instance whose own program it is, if any: a `dismiss` step of that
+    ///   instance does not ask it (see ``dismiss(_:force:closingItself:)``).
+    public func run(program steps: [ProgramStep<R>], by scene: InstanceID? = nil) async throws(RegistryRejection) -> ProgramOutcome<R> {
+        try await finish(beginProgram(steps, by: scene)).get()
     }
 
-    /// ``run(program:closingItself:)`` as far as it goes now: done, unless a step must wait
-    /// (for an instance to open, a scene to decide or answer a close).
-    public func beginProgram(_ steps: [ProgramStep<R>], closingItself: Bool = false) -> RegistryStep<R, ProgramOutcome<R>> {
+    /// ``run(program:by:)`` as far as it goes now: done, unless a step must wait (for an
+    /// instance to open, a scene to decide or answer a close).
+    public func beginProgram(_ steps: [ProgramStep<R>], by scene: InstanceID? = nil) -> RegistryStep<R, ProgramOutcome<R>> {
         if let problem = ProgramStep.problem(in: steps) {
             let reason = RegistryRejection.invalidProgram(step: problem.step, detail: problem.detail)
             reject("scene.program", reason)
             return .done(.failure(reason))
         }
-        return runSteps(steps, from: 0, results: [], closingItself: closingItself)
+        return runSteps(steps, from: 0, results: [], by: scene)
     }
 
     /// Runs `steps` from `index` on, after `results`, until one waits or fails.
-    private func runSteps(_ steps: [ProgramStep<R>], from index: Int, results: [ProgramStepResult<R>], closingItself: Bool)
+    private func runSteps(_ steps: [ProgramStep<R>], from index: Int, results: [ProgramStepResult<R>], by scene: InstanceID?)
         -> RegistryStep<R, ProgramOutcome<R>>
     {
         var results = results
         for at in index..<steps.count {
-            switch beginStep(steps[at], after: results, closingItself: closingItself) {
+            switch beginStep(steps[at], after: results, by: scene) {
             case .done(.success(let result)):
                 results.append(result)
             case .done(.failure(let reason)):
@@ -44,7 +44,7 @@ extension SceneRegistry {
                 return .waiting(RegistryWait { registry in
                     switch await wait.rest(registry) {
                     case .success(let result):
-                        return await registry.finish(registry.runSteps(steps, from: at + 1, results: before + [result], closingItself: closingItself))
+                        return await registry.finish(registry.runSteps(steps, from: at + 1, results: before + [result], by: scene))
                     case .failure(let reason):
                         return .success(ProgramOutcome(
                             results: before, failure: ProgramFailure(step: at, method: steps[at].method, reason: reason)))
@@ -56,7 +56,7 @@ extension SceneRegistry {
     }
 
     /// One step, begun as its method begins; its `$k` resolved against `results`.
-    private func beginStep(_ step: ProgramStep<R>, after results: [ProgramStepResult<R>], closingItself: Bool)
+    private func beginStep(_ step: ProgramStep<R>, after results: [ProgramStepResult<R>], by scene: InstanceID?)
         -> RegistryStep<R, ProgramStepResult<R>>
     {
         func resolve(_ ref: InstanceRef) throws(RegistryRejection) -> InstanceID {
@@ -80,7 +80,8 @@ extension SceneRegistry {
             case .focus(let ref):
                 return .done(.success(.focused(try focus(try resolve(ref)))))
             case .dismiss(let ref, let force):
-                return beginDismiss(try resolve(ref), force: force, closingItself: closingItself).map { $0.map(ProgramStepResult.dismissed) }
+                let target = try resolve(ref)
+                return beginDismiss(target, force: force, closingItself: target == scene).map { $0.map(ProgramStepResult.dismissed) }
             case .dismissScene(let scene, let value, let force):
                 return beginDismiss(scene: scene, value: value, force: force).map { $0.map(ProgramStepResult.dismissedScene) }
             case .dismissImmersive:

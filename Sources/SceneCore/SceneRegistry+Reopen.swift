@@ -44,7 +44,7 @@ extension SceneRegistry {
             let plan = try? FlowPlan(validating: entry.flow.path)
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
-                opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopened: true)
+                opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopening: entry.id)
             } catch {
                 putBack(entry, at: index)
                 throw error

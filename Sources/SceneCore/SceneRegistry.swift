@@ -42,8 +42,9 @@ public actor SceneRegistry<R: Route> {
     /// Instances dismissed lately, oldest first, with their values and paths: what
     /// `scene.reopen` brings back (at most ``reopenLimit``).
     var closed: [InstanceSnapshot<R>] = []
-    /// Instances being reopened: their `opened` event says so.
-    var reopening: Set<InstanceID> = []
+    /// Instances being reopened, with the dismissed instance whose entry each took: their
+    /// `opened` (or, found open, `focused`) event says so.
+    var reopening: [InstanceID: InstanceID] = [:]
     /// Immersive spaces whose style was changed from their declared one.
     var styles: [InstanceID: ImmersionStyle] = [:]
     /// Supervision groups' restarts, by group id, for their intensity.
@@ -136,8 +137,12 @@ public actor SceneRegistry<R: Route> {
                     ? "a behaviour is registered for scene \"\(scene)\", which is not declared"
                     : "a behaviour is registered for scene \"\(scene)\", which is not declared to run in process")
         }
-        if let cycle = requirementCycle(Dictionary(declarations.map { ($0.id, $0.requires) }, uniquingKeysWith: { first, _ in first })) {
+        let requires = Dictionary(declarations.map { ($0.id, $0.requires) }, uniquingKeysWith: { first, _ in first })
+        if let cycle = requirementCycle(requires) {
             problems.append("the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
+        }
+        if let found = immersiveRequirement(requires, immersive: Set(declarations.filter { $0.kind.isImmersive }.map(\.id))) {
+            problems.append("immersive space \"\(found.space)\" requires immersive space \"\(found.requires)\": only one is open at a time")
         }
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app

@@ -66,3 +66,20 @@ public func requirementCycle(_ requires: [String: [String]]) -> [String]? {
     }
     return nil
 }
+
+/// The first immersive space (of `immersive`) that requires another one, directly or
+/// through other scenes, with the one it requires; nil when none does. Only one immersive
+/// space is open at a time, so such a requirement could never hold: opening the space
+/// would dismiss the very space it requires.
+public func immersiveRequirement(_ requires: [String: [String]], immersive: Set<String>) -> (space: String, requires: String)? {
+    for space in immersive.sorted() {
+        var seen = Set<String>()
+        var frontier = requires[space] ?? []
+        while let next = frontier.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            if next != space, immersive.contains(next) { return (space, next) }
+            frontier += requires[next] ?? []
+        }
+    }
+    return nil
+}

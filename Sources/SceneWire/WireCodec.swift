@@ -104,16 +104,18 @@ public enum WireCodec {
         switch event.event {
         case .opened(let info):
             members["instance"] = json(InstanceObject(info))
-        case .reopened(let info):
+        case .reopened(let info, let entry):
             members["instance"] = json(InstanceObject(info))
             members["reopened"] = true
+            members["reopenedFrom"] = .string(entry.description)
         case .changed(let info):
             members["instance"] = json(InstanceObject(info))
         case .focused(let id):
             members["instance"] = .string(id.description)
-        case .refocused(let id):
+        case .refocused(let id, let entry):
             members["instance"] = .string(id.description)
             members["reopened"] = true
+            members["reopenedFrom"] = .string(entry.description)
         case .dismissed(let id, let reason):
             members["instance"] = .string(id.description)
             members["reason"] = .string(reason.rawValue)

@@ -7,6 +7,8 @@ import SceneSync
 import SceneWire
 import Testing
 
+private func id(_ text: String) -> InstanceID { InstanceID(text)! }
+
 @Suite("A journal's events replayed onto a snapshot")
 struct JournalReplayTests {
     @Test("replaying flow.changed and flow.queued restores each instance's path and queued modals")
@@ -47,6 +49,19 @@ extension JournalReplayTests {
         let after = await registry.snapshot()
         #expect(after.closed == nil)
         #expect(before.applying(events.withLock { $0 }).closed == nil)
+    }
+
+    @Test("a replayed reopen takes the entry its event names, not its scene's latest, and none the snapshot no longer holds")
+    func reopenTakesNamedEntry() async throws {
+        let registry = try SceneRegistry<JSONValue>(manifest: .demo)
+        for _ in 0..<3 { _ = try await registry.open("notes") }
+        _ = try await registry.dismiss(id("notes-1"))
+        _ = try await registry.dismiss(id("notes-3"))
+        let snapshot = await registry.snapshot()
+        #expect(snapshot.closed?.map(\.id) == [id("notes-1"), id("notes-3")])
+        let focused: JSONValue = ["seq": 9, "type": "scene.focused", "instance": "notes-2", "reopened": true, "reopenedFrom": "notes-1"]
+        #expect(snapshot.applying([focused]).closed?.map(\.id) == [id("notes-3")])
+        #expect(snapshot.applying([focused, focused]).closed?.map(\.id) == [id("notes-3")])
     }
 
     @Test("replaying a push takes the window it was pushed from out of the focus order, until the pushed window goes")

@@ -56,6 +56,8 @@ struct GroupTests {
         arguments: [
             (#"{"id": "a", "kind": "window", "requires": ["b"]}, {"id": "b", "kind": "window", "requires": ["a"]}"#, "", "scenes[0].requires", "a → b → a"),
             (#"{"id": "a", "kind": "window", "requires": ["nowhere"]}"#, "", "scenes[0].requires[0]", "nowhere"),
+            (#"{"id": "a", "kind": "immersive", "requires": ["w"]}, {"id": "w", "kind": "window", "requires": ["b"]}, {"id": "b", "kind": "immersive"}"#,
+             "", "scenes[0].requires", "only one is open at a time"),
             (#"{"id": "a", "kind": "window", "in_process": true}"#, #", "groups": [{"id": "g", "strategy": "one_for_most", "scenes": ["a"]}]"#, "groups[0].strategy", "one_for_one"),
             (#"{"id": "a", "kind": "window"}"#, #", "groups": [{"id": "g", "strategy": "one_for_all", "scenes": ["a"]}]"#, "groups[0].scenes[0]", "no code"),
             (#"{"id": "a", "kind": "window", "in_process": true}"#, #", "groups": [{"id": "g", "strategy": "one_for_all", "scenes": ["a"]}, {"id": "h", "strategy": "one_for_one", "scenes": ["a"]}]"#, "groups[1].scenes[0]", "already in group"),
@@ -75,7 +77,7 @@ struct GroupTests {
         #expect(SupervisionGroup(id: "g", strategy: .restForOne, scenes: scenes).restartsWith("y") == ["z"])
     }
 
-    @Test("a group acts on in-process scenes too: one that ends restarts the others its strategy names, paths kept; past its intensity the group goes")
+    @Test("a group acts on in-process scenes too: one that ends restarts the others its strategy names, paths kept; past its intensity every member goes restart_intensity")
     func inProcessGroup() async throws {
         let group = SupervisionGroup(id: "pair", strategy: .oneForAll, scenes: ["a", "b"], maxRestarts: 1, withinSeconds: 600)
         let policy = RestartPolicy(mode: .permanent, maxRestarts: 10, withinSeconds: 600)
@@ -90,7 +92,7 @@ struct GroupTests {
             app: "typed",
             declarations: [
                 SceneDeclaration(id: "a", kind: .window, hosting: .inProcess, restart: policy, group: group),
-                SceneDeclaration(id: "b", kind: .window, hosting: .inProcess, restart: policy, group: group),
+                SceneDeclaration(id: "b", kind: .window, hosting: .inProcess, restart: policy, requires: ["a"], group: group),
             ],
             behaviors: ["a": counting("a"), "b": counting("b")])
         let a = try await registry.open("a").instance.id

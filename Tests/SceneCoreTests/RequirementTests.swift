@@ -220,3 +220,56 @@ struct SessionSnapshotTests {
         }
     }
 }
+
+@Suite("Requirements: the order dependents go in, and requirements that go meanwhile")
+struct RequirementOrderTests {
+    private func registry(_ scenes: String, closing: ClosePolicy? = nil, launcher: (any SceneBacking)? = nil) throws -> SceneRegistry<JSONValue> {
+        try SceneRegistry(manifest: Manifest.load(from: Data(#"{"app": "o", "scenes": [\#(scenes)]}"#.utf8)), processes: launcher, closePolicy: closing)
+    }
+
+    @Test("a scene that requires two emptied scenes is asked and dismissed once, before both")
+    func diamond() async throws {
+        let asked = Asked()
+        let registry = try registry(
+            #"""
+            {"id": "doc", "kind": "window", "instances": "single"},
+            {"id": "editor", "kind": "window", "requires": ["doc"]},
+            {"id": "inspector", "kind": "window", "requires": ["doc"]},
+            {"id": "toolbar", "kind": "window", "requires": ["editor", "inspector"]}
+            """#, closing: asked.policy())
+        _ = try await registry.open("toolbar")
+        let gone = try await registry.dismiss(id("doc-1"), force: false)
+        #expect(gone == [id("toolbar-1"), id("editor-1"), id("inspector-1"), id("doc-1")])
+        #expect(asked.all.filter { $0 == id("toolbar-1") }.count == 1)
+    }
+
+    @Test("a scene goes before every scene it requires, also one reached by a shorter chain")
+    func longestChainFirst() async throws {
+        let registry = try registry(
+            #"""
+            {"id": "base", "kind": "window", "instances": "single"},
+            {"id": "beta", "kind": "window", "requires": ["base"]},
+            {"id": "zeta", "kind": "window", "requires": ["base", "beta"]}
+            """#)
+        _ = try await registry.open("zeta")
+        #expect(try await registry.dismiss(id("base-1")) == [id("zeta-1"), id("beta-1"), id("base-1")])
+    }
+
+    @Test("an open whose requirement goes while another requirement opens fails not_open, and opens nothing")
+    func requirementGoneMeanwhile() async throws {
+        let launcher = GateLauncher()
+        let registry = try registry(
+            #"""
+            {"id": "session", "kind": "window", "instances": "single"},
+            {"id": "tools", "kind": "window", "instances": "single", "launch": {"command": ["tools"]}},
+            {"id": "both", "kind": "window", "requires": ["session", "tools"]}
+            """#, launcher: launcher)
+        let opening = Task { await rejection { () throws(RegistryRejection) in _ = try await registry.open("both") } }
+        #expect(await eventually { launcher.launches == [id("tools-1")] })
+        _ = try await registry.dismiss(id("session-1"))
+        launcher.release(id("tools-1"))
+        #expect(await opening.value == .notOpen("session"))
+        #expect(await registry.instances(of: "both").isEmpty)
+    }
+}
+
