@@ -24,7 +24,7 @@ extension SceneRegistry {
     ///
     /// - It opens by the scene's usual rules: a `single` scene that is open again, or a
     ///   value that is, is focused instead; an immersive space follows the immersive rules.
-    ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:)``, showing the path.
+    ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:entry:)``, showing the path.
     /// - The entry leaves the history; a refusal puts it back.
     /// - Throws: `nothing_to_reopen`; `unknown_scene`; what opening throws.
     @discardableResult
