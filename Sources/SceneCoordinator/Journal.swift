@@ -376,12 +376,10 @@ extension RegistrySnapshot where R == JSONValue {
             if immersive == id { immersive = nil }
         case "scene.focused":
             guard let id else { return }
+            // A reopen's only names the instance it found: focus moves by the plain ones.
             if event["reopened"] == true {
                 takeReopened(event, scene: id.scene)
-                // A reopen names the instance it found; focus moved to it only when it is
-                // shown (not the immersive space, not a window under a pushed one, whose
-                // own scene.focused is separate).
-                guard immersive != id, !instances.contains(where: { $0.pushedFrom == id }) else { return }
+                return
             }
             focusOrder.removeAll { $0 == id }
             focusOrder.append(id)

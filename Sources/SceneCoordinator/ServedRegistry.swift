@@ -21,7 +21,7 @@ protocol ServedRegistry: Sendable {
     var sequence: UInt64 { get }
     /// Every event from now on, with its routes as JSON, as it is emitted.
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
-    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:by:on:)``), `source` saying whose flow changes they are.
+    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:from:on:)``);
     /// `scene`: the instance of the scene connection that asks, nil for a control one.
     func begin(_ request: RegistryRequest, from scene: InstanceID?) -> ServedStep
 

@@ -21,10 +21,8 @@ extension ManifestReader {
             report("scenes[\(index)].requires", "the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
         }
         let immersive = Set(scenes.filter { $0.kind.isImmersive }.map(\.id))
-        if let found = immersiveRequirement(graph, immersive: immersive), let index = scenes.firstIndex(where: { $0.id == found.space }) {
-            report(
-                "scenes[\(index)].requires",
-                "immersive space \"\(found.space)\" requires immersive space \"\(found.requires)\": only one is open at a time")
+        if let found = immersiveConflict(graph, immersive: immersive), let index = scenes.firstIndex(where: { $0.id == found.scene }) {
+            report("scenes[\(index)].requires", found.problem)
         }
     }
 

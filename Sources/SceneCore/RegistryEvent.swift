@@ -35,11 +35,10 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// Focus moved to this window or volume (`scene.focused`).
     case focused(InstanceID)
     /// `scene.reopen` found the instance its entry would open already open (a `single`
-    /// scene open again, or the value's instance of a `perValue` one) and focused it; the
-    /// entry — of dismissed instance `entry` — left the history all the same
-    /// (`scene.focused` with `reopened: true` and `reopenedFrom`). It names the instance
-    /// even when focus went to a window pushed over it (which has its own `focused`) or
-    /// to none (an immersive space).
+    /// scene open again, or the value's instance of a `perValue` one) and focused it by the
+    /// usual rules; the entry — of dismissed instance `entry` — left the history all the
+    /// same (`scene.focused` with `reopened: true` and `reopenedFrom`). It only names the
+    /// instance: when focus moved, a ``focused(_:)`` came just before it.
     case refocused(InstanceID, entry: InstanceID)
     /// An instance was dismissed, for the reason given (`scene.dismissed`).
     case dismissed(InstanceID, reason: DismissReason)

@@ -25,7 +25,8 @@ extension SceneRegistry {
     ///   ``SupervisionGroup/withinSeconds``), the instances of the scenes the strategy names
     ///   restart with it, their paths kept (see ``SceneBacking/restart(_:)``).
     /// - Past it, every instance of the group's scenes is dismissed (`restart_intensity`),
-    ///   `id` too, which then does not restart.
+    ///   `id` too, which then does not restart, with the instances of other scenes that
+    ///   require theirs (`requirement_dismissed`), each before what it requires.
     ///
     /// The intensity counts on the registry's time source (see
     /// ``init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:reopenLimit:executor:)``).
@@ -37,15 +38,16 @@ extension SceneRegistry {
         let decision = history.decide(clean: false, now: clockSeconds)
         groupHistories[group.id] = history
         if case .dismiss = decision {
-            // The scenes outside the group that require one of its scenes go first (each
-            // `requirement_dismissed`), then every member, those that require others first,
-            // each `restart_intensity`.
+            // Every member goes `restart_intensity`, with the instances of other scenes that
+            // require theirs (`requirement_dismissed`), each before what it requires.
             let members = group.scenes.flatMap { book.instances(of: $0) }
-            var dismissed = removeDependents(leaving: members)
-            for scene in furthestFirst(Set(group.scenes)) {
-                for member in book.instances(of: scene) where book.records[member] != nil {
-                    dismissed += remove(member, reason: .restartIntensity, withDependents: false)
-                }
+            let isMember = Set(members)
+            var dismissed: [InstanceID] = []
+            for id in inRemovalOrder(dependents(leaving: members) + members) {
+                guard let record = book.records[id] else { continue }
+                let reason: DismissReason =
+                    isMember.contains(id) ? .restartIntensity : record.phase == .opening ? .cancelled : .requirementDismissed
+                dismissed += remove(id, reason: reason, withDependents: false)
             }
             return .dismissed(group: group.id, dismissed)
         }

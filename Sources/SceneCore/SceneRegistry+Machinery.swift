@@ -22,8 +22,10 @@ extension SceneRegistry {
             target?(self, id)
             if book.records[id]?.phase == .opening {
                 return afterOpening(id) { registry throws(RegistryRejection) in
+                    // Gone since it became active: the reopen fails, its entry kept.
+                    let info = try registry.info(id)
                     if let entry { registry.focusReopened(id, entry: entry) }
-                    return .focused(try registry.info(id))
+                    return .focused(info)
                 }
             }
             if let entry {
@@ -81,15 +83,15 @@ extension SceneRegistry {
         })
     }
 
-    /// A reopen found `id` open: it is focused by the usual rules, and one `focused` event
-    /// says the reopen took `entry` — the focus move's own event when focus moved to `id`,
-    /// else one of its own (focus was there, went to a window pushed over it, or an
-    /// immersive space takes none), so that a journal replay takes the entry out too.
+    /// A reopen found `id` open: it is focused by the usual rules (with a `focused` event
+    /// when focus moves), then ``RegistryEvent/refocused(_:entry:)`` says the reopen took
+    /// `entry`, so that a journal replay takes the entry out too.
     func focusReopened(_ id: InstanceID, entry: InstanceID) {
-        reopening[id] = entry
+        guard book.records[id] != nil else { return }
         book.focusVisible(id)
         flush()
-        if let entry = reopening.removeValue(forKey: id) { log.emit(.refocused(id, entry: entry)) }
+        log.emit(.refocused(id, entry: entry))
+        reopened.insert(entry)
     }
 
     /// Whether `scene` has an instance past its opening (active, in the background, or
@@ -234,9 +236,14 @@ extension SceneRegistry {
             case .opened(let id):
                 instances[id]?.assumeIsolated { $0.phase = .active }
                 guard let info = infoIfOpen(id) else { continue }
-                log.emit(reopening.removeValue(forKey: id).map { .reopened(info, entry: $0) } ?? .opened(info))
+                if let entry = reopening.removeValue(forKey: id) {
+                    log.emit(.reopened(info, entry: entry))
+                    reopened.insert(entry)
+                } else {
+                    log.emit(.opened(info))
+                }
             case .focused(let id):
-                log.emit(reopening.removeValue(forKey: id).map { .refocused(id, entry: $0) } ?? .focused(id))
+                log.emit(.focused(id))
             case .dismissed(let id, let reason):
                 log.emit(.dismissed(id, reason: reason))
             case .phaseChanged(let id, let phase):

@@ -91,8 +91,8 @@ extension SceneRegistry {
 
     /// The open instances that go with `leaving`: those of the scenes that require,
     /// directly or through others, a scene no instance of which is left once `leaving`
-    /// (with the windows pushed from them) are gone. Those furthest down the chain come
-    /// first, so each goes before what it requires.
+    /// (with the windows pushed from them) are gone; in an order to remove them in
+    /// (``inRemovalOrder(_:)``), each before what it requires.
     func dependents(leaving: some Sequence<InstanceID>) -> [InstanceID] {
         guard !requiredBy.isEmpty else { return [] }
         var gone = Set<InstanceID>()
@@ -120,22 +120,26 @@ extension SceneRegistry {
                 open.forEach(add)
             }
         }
-        return furthestFirst(going).flatMap { book.instances(of: $0) }.filter { !leavingAll.contains($0) }
+        return inRemovalOrder(going.flatMap { book.instances(of: $0) }.filter { !leavingAll.contains($0) })
     }
 
-    /// `scenes` ordered so that each comes before every scene of them it requires, directly
-    /// or through others: by the length of its longest chain of requirements among them,
-    /// longest first (then by id).
-    func furthestFirst(_ scenes: Set<String>) -> [String] {
-        var heights: [String: Int] = [:]
-        func height(_ scene: String) -> Int {
-            if let known = heights[scene] { return known }
-            // Requirements have no cycle (the registry refuses one when it is made).
-            let below = (declarationsByID[scene]?.requires ?? []).filter(scenes.contains).map { height($0) + 1 }.max() ?? 0
-            heights[scene] = below
-            return below
+    /// `ids` in an order to remove them in: each before every scene its scene requires,
+    /// directly or through others (by ``requirementRanks``, highest first, then by id). An
+    /// instance with windows pushed from it, which go with it, ranks as the lowest of them,
+    /// so what requires their scenes goes first too.
+    func inRemovalOrder(_ ids: [InstanceID]) -> [InstanceID] {
+        func rank(_ id: InstanceID) -> Int {
+            var rank = requirementRanks[id.scene] ?? 0
+            var next = book.records[id]?.pushedChild
+            while let child = next {
+                rank = min(rank, requirementRanks[child.scene] ?? 0)
+                next = book.records[child]?.pushedChild
+            }
+            return rank
         }
-        return scenes.sorted { (height($0), $1) > (height($1), $0) }
+        return ids.map { ($0, rank($0)) }.sorted { first, second in
+            first.1 != second.1 ? first.1 > second.1 : first.0 < second.0
+        }.map(\.0)
     }
 
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that

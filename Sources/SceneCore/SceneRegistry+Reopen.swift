@@ -5,10 +5,12 @@ extension SceneRegistry {
     /// The dismissed instances ``reopen(_:)`` can bring back, oldest first.
     public var reopenable: [InstanceSnapshot<R>] { closed }
 
-    /// Puts back an entry a refused reopen took (where it was, as near as the list allows),
-    /// within the limit.
-    func putBack(_ entry: InstanceSnapshot<R>, at index: Int) {
-        closed.insert(entry, at: min(index, closed.count))
+    /// Puts back an entry a refused reopen took, in dismissal order: before the first entry
+    /// that followed it (`followers`, the entries after it when it was taken) or that was
+    /// not kept then (dismissed since); within the limit.
+    func putBack(_ entry: InstanceSnapshot<R>, followers: Set<InstanceID>, keptThen: Set<InstanceID>) {
+        let index = closed.firstIndex { followers.contains($0.id) || !keptThen.contains($0.id) } ?? closed.count
+        closed.insert(entry, at: index)
         if closed.count > reopenLimit { closed.removeFirst(closed.count - reopenLimit) }
     }
 
@@ -39,6 +41,8 @@ extension SceneRegistry {
             guard let index = closed.lastIndex(where: { scene == nil || $0.id.scene == scene }) else {
                 throw .nothingToReopen(scene: scene)
             }
+            let keptThen = Set(closed.map(\.id))
+            let followers = Set(closed[(index + 1)...].map(\.id))
             let entry = closed.remove(at: index)
             // The path was valid when it was closed; a route type's rules may have changed.
             let plan = try? FlowPlan(validating: entry.flow.path)
@@ -46,11 +50,13 @@ extension SceneRegistry {
             do throws(RegistryRejection) {
                 opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopening: entry.id)
             } catch {
-                putBack(entry, at: index)
+                putBack(entry, followers: followers, keptThen: keptThen)
                 throw error
             }
             return then(opening) { registry, result in
-                if case .failure = result { registry.putBack(entry, at: index) }
+                // Announced, the entry is gone even if the instance went before the answer.
+                let announced = registry.reopened.remove(entry.id) != nil
+                if case .failure = result, !announced { registry.putBack(entry, followers: followers, keptThen: keptThen) }
                 return result
             }
         }

@@ -45,7 +45,7 @@ extension SceneRegistry {
 
     /// Dismisses everything open, then opens `session`'s instances; answers those opened.
     private func replaceOpen(with session: RegistrySnapshot<R>) async -> [InstanceID] {
-        for id in book.records.keys.sorted() where book.records[id] != nil {
+        for id in inRemovalOrder(book.records.keys.sorted()) where book.records[id] != nil {
             _ = remove(id, reason: .requested, withDependents: false)  // all go
         }
         var renamed: [InstanceID: InstanceID] = [:]

@@ -23,6 +23,9 @@ public actor SceneRegistry<R: Route> {
     let declarationsByID: [String: SceneDeclaration<R>]
     /// By scene, the scenes that require it (``SceneDeclaration/requires``).
     let requiredBy: [String: [String]]
+    /// By scene, the length of its longest chain of requirements (0: it requires none): a
+    /// scene ranks above every scene it requires, directly or through others.
+    let requirementRanks: [String: Int]
     var book: RegistryBook
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
@@ -43,8 +46,11 @@ public actor SceneRegistry<R: Route> {
     /// `scene.reopen` brings back (at most ``reopenLimit``).
     var closed: [InstanceSnapshot<R>] = []
     /// Instances being reopened, with the dismissed instance whose entry each took: their
-    /// `opened` (or, found open, `focused`) event says so.
+    /// `opened` event says so.
     var reopening: [InstanceID: InstanceID] = [:]
+    /// Entries whose reopen an event announced: a reopen that fails after that does not put
+    /// its entry back (the journal took it out already). Taken out by the reopen.
+    var reopened: Set<InstanceID> = []
     /// Immersive spaces whose style was changed from their declared one.
     var styles: [InstanceID: ImmersionStyle] = [:]
     /// Supervision groups' restarts, by group id, for their intensity.
@@ -141,8 +147,8 @@ public actor SceneRegistry<R: Route> {
         if let cycle = requirementCycle(requires) {
             problems.append("the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
         }
-        if let found = immersiveRequirement(requires, immersive: Set(declarations.filter { $0.kind.isImmersive }.map(\.id))) {
-            problems.append("immersive space \"\(found.space)\" requires immersive space \"\(found.requires)\": only one is open at a time")
+        if let found = immersiveConflict(requires, immersive: Set(declarations.filter { $0.kind.isImmersive }.map(\.id))) {
+            problems.append(found.problem)
         }
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app
@@ -151,6 +157,16 @@ public actor SceneRegistry<R: Route> {
         self.requiredBy = declarations.reduce(into: [:]) { requiredBy, declaration in
             for required in declaration.requires { requiredBy[required, default: []].append(declaration.id) }
         }
+        var ranks: [String: Int] = [:]
+        func rank(_ scene: String) -> Int {
+            if let known = ranks[scene] { return known }
+            // Checked above: every requirement is declared, and there is no cycle.
+            let rank = (byID[scene]?.requires ?? []).map { rank($0) + 1 }.max() ?? 0
+            ranks[scene] = rank
+            return rank
+        }
+        for declaration in declarations { _ = rank(declaration.id) }
+        self.requirementRanks = ranks
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts

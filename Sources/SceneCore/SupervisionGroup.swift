@@ -67,18 +67,24 @@ public func requirementCycle(_ requires: [String: [String]]) -> [String]? {
     return nil
 }
 
-/// The first immersive space (of `immersive`) that requires another one, directly or
-/// through other scenes, with the one it requires; nil when none does. Only one immersive
-/// space is open at a time, so such a requirement could never hold: opening the space
-/// would dismiss the very space it requires.
-public func immersiveRequirement(_ requires: [String: [String]], immersive: Set<String>) -> (space: String, requires: String)? {
-    for space in immersive.sorted() {
+/// The first scene that would need two immersive spaces (of `immersive`) open at once:
+/// being one and requiring another, or requiring two, directly or through other scenes;
+/// with the problem said. Nil when none does. Only one immersive space is open at a time,
+/// so such a scene could never open.
+public func immersiveConflict(_ requires: [String: [String]], immersive: Set<String>) -> (scene: String, problem: String)? {
+    for scene in requires.keys.sorted() {
         var seen = Set<String>()
-        var frontier = requires[space] ?? []
+        var frontier = requires[scene] ?? []
         while let next = frontier.popLast() {
-            guard seen.insert(next).inserted else { continue }
-            if next != space, immersive.contains(next) { return (space, next) }
+            guard next != scene, seen.insert(next).inserted else { continue }
             frontier += requires[next] ?? []
+        }
+        let spaces = seen.filter(immersive.contains).sorted()
+        if immersive.contains(scene), let other = spaces.first {
+            return (scene, "immersive space \"\(scene)\" requires immersive space \"\(other)\": only one is open at a time")
+        }
+        if spaces.count > 1 {
+            return (scene, "scene \"\(scene)\" requires immersive spaces \"\(spaces[0])\" and \"\(spaces[1])\": only one is open at a time")
         }
     }
     return nil

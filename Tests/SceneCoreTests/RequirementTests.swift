@@ -255,6 +255,47 @@ struct RequirementOrderTests {
         #expect(try await registry.dismiss(id("base-1")) == [id("zeta-1"), id("beta-1"), id("base-1")])
     }
 
+    @Test("what requires the scene of a window pushed from a dependent goes before that dependent, which takes the window with it")
+    func pushedWindowsCount() async throws {
+        let registry = try registry(
+            #"""
+            {"id": "s", "kind": "window", "instances": "single"},
+            {"id": "d", "kind": "window", "requires": ["s"]},
+            {"id": "p", "kind": "window"},
+            {"id": "y", "kind": "window", "requires": ["p"]}
+            """#)
+        let d = try await registry.open("d").instance.id
+        _ = try await registry.push("p", from: d)
+        _ = try await registry.open("y")
+        let (_, events) = registry.subscribe(buffering: .unbounded)
+        _ = try await registry.dismiss(id("s-1"))
+        var gone: [String] = []
+        for await event in events {
+            if case .dismissed(let id, let reason) = event.event { gone.append("\(id) \(reason.rawValue)") }
+            if gone.count == 4 { break }
+        }
+        #expect(gone == ["y-1 requirement_dismissed", "p-1 parent_dismissed", "d-1 requirement_dismissed", "s-1 requested"])
+    }
+
+    @Test("a session load dismisses what is open each before what it requires")
+    func sessionLoadOrder() async throws {
+        let registry = try registry(
+            #"""
+            {"id": "alpha", "kind": "window", "instances": "single"},
+            {"id": "zeta", "kind": "window", "requires": ["alpha"]}
+            """#)
+        let empty = await registry.snapshot()
+        _ = try await registry.open("zeta")
+        let (_, events) = registry.subscribe(buffering: .unbounded)
+        _ = try await registry.loadSession(empty, force: true)
+        var gone: [InstanceID] = []
+        for await event in events {
+            if case .dismissed(let id, _) = event.event { gone.append(id) }
+            if gone.count == 2 { break }
+        }
+        #expect(gone == [id("zeta-1"), id("alpha-1")])
+    }
+
     @Test("an open whose requirement goes while another requirement opens fails not_open, and opens nothing")
     func requirementGoneMeanwhile() async throws {
         let launcher = GateLauncher()
