@@ -36,7 +36,7 @@ extension SceneRegistry {
             }
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
-            if !requirementsOpened, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
+            if !requirementsOpened, hasRequirements(scene), let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
                 try registry.openStep(scene, value: value, plan: plan, reopening: entry, requirementsOpened: true, target: target)
             }) {
                 return first
@@ -92,6 +92,12 @@ extension SceneRegistry {
         flush()
         log.emit(.refocused(id, entry: entry))
         reopened.insert(entry)
+    }
+
+    /// Whether `scene` requires others (checked before the closure that would open them is
+    /// made: an open of a scene without requirements allocates nothing for them).
+    func hasRequirements(_ scene: String) -> Bool {
+        declarationsByID[scene]?.requires.isEmpty == false
     }
 
     /// Whether `scene` has an instance past its opening (active, in the background, or
@@ -191,7 +197,8 @@ extension SceneRegistry {
     func remove(
         _ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil, withDependents: Bool = true
     ) -> [InstanceID] {
-        let earlier = withDependents ? removeDependents(leaving: [id]) : []
+        // (A manifest without requirements pays one emptiness check.)
+        let earlier = withDependents && !requiredBy.isEmpty ? removeDependents(leaving: [id]) : []
         // What closes, before the bookkeeping forgets it: the instance and the windows
         // pushed from it, with their values (an instance still opening never showed).
         var values: [InstanceID: JSONValue?] = [:]
@@ -215,7 +222,7 @@ extension SceneRegistry {
         }
         flush()
         endPresentations(after: dismissed)
-        return earlier + dismissed
+        return earlier.isEmpty ? dismissed : earlier + dismissed
     }
 
     /// Removes the instances that go with `leaving` (``dependents(leaving:)``), in that
