@@ -10,7 +10,7 @@ extension SceneRegistry {
     ///   ``SceneDeclaration/requires``); `requirementsOpened` says that was done already.
     /// - `reopening`: the dismissed instance whose kept entry this open reopens; the new
     ///   instance's `opened` event says it was reopened, or the instance found open is
-    ///   focused with a `focused` event that says so.
+    ///   focused and then named by ``RegistryEvent/refocused(_:entry:)``.
     /// - `target`, when given, learns the instance the open lands on as soon as it is known
     ///   (reserved, or found open), before it can become active.
     func openStep(

@@ -26,8 +26,11 @@ extension SceneRegistry {
     ///
     /// - It opens by the scene's usual rules: a `single` scene that is open again, or a
     ///   value that is, is focused instead; an immersive space follows the immersive rules.
-    ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:entry:)``, showing the path.
-    /// - The entry leaves the history; a refusal puts it back.
+    ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:entry:)``, showing the
+    ///   path; an instance found open is named by ``RegistryEvent/refocused(_:entry:)``.
+    /// - The entry leaves the history; a refusal puts it back, in dismissal order, unless
+    ///   one of those events announced the reopen already (the instance went before the
+    ///   answer).
     /// - Throws: `nothing_to_reopen`; `unknown_scene`; what opening throws.
     @discardableResult
     public func reopen(_ scene: String? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
