@@ -322,9 +322,13 @@ final class Journal: Sendable {
 extension RegistrySnapshot where R == JSONValue {
     /// This snapshot with `events` (as the wire carries them) applied in order: what the
     /// registry looked like after them, queued modals included.
-    public func applying(_ events: [JSONValue]) -> RegistrySnapshot<JSONValue> {
+    ///
+    /// `reopenLimit` is the registry's: what can be reopened is trimmed to it as each
+    /// dismissal is kept, as the registry trims it, so that a reopen taking an entry out of
+    /// the middle leaves the same ones.
+    public func applying(_ events: [JSONValue], reopenLimit: Int = 20) -> RegistrySnapshot<JSONValue> {
         var snapshot = self
-        for event in events { snapshot.apply(event) }
+        for event in events { snapshot.apply(event, reopenLimit: reopenLimit) }
         return snapshot
     }
 
@@ -340,7 +344,7 @@ extension RegistrySnapshot where R == JSONValue {
         closed = kept.isEmpty ? nil : kept
     }
 
-    private mutating func apply(_ event: JSONValue) {
+    private mutating func apply(_ event: JSONValue, reopenLimit: Int) {
         let id = EventKeys.instance(ofWire: event)
         func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
             guard let id, let index = instances.firstIndex(where: { $0.id == id }) else { return }
@@ -369,7 +373,8 @@ extension RegistrySnapshot where R == JSONValue {
             {
                 gone.phase = .closed
                 gone.pushedFrom = nil
-                closed = (closed ?? []) + [gone]
+                let kept = ((closed ?? []) + [gone]).suffix(max(0, reopenLimit))
+                closed = kept.isEmpty ? nil : Array(kept)
             }
             instances.removeAll { $0.id == id }
             focusOrder.removeAll { $0 == id }

@@ -53,13 +53,16 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     /// The registry as it was when the coordinator that wrote `state` (which may be nil:
     /// no file yet) and its journal stopped: the snapshot, with the journal's events that
     /// the snapshot does not include applied. Without a journal it is the snapshot.
-    public static func recovered(_ state: CoordinatorState?, statePath: String, app: String) -> RegistrySnapshot<JSONValue>? {
+    /// `reopenLimit`: the registry's (see ``RegistrySnapshot/applying(_:reopenLimit:)``).
+    public static func recovered(
+        _ state: CoordinatorState?, statePath: String, app: String, reopenLimit: Int = 20
+    ) -> RegistrySnapshot<JSONValue>? {
         let events = Journal.unapplied(at: journalPath(for: statePath), after: state?.journal)
         let base = state?.snapshot
         guard !events.isEmpty else { return base }
         let empty = RegistrySnapshot<JSONValue>(
             app: app, instances: [], focusOrder: [], immersive: nil, pendingLink: nil, authenticated: false, counters: [:])
-        return (base ?? empty).applying(events)
+        return (base ?? empty).applying(events, reopenLimit: reopenLimit)
     }
 }
 

@@ -91,7 +91,7 @@ extension SceneRegistry {
         book.focusVisible(id)
         flush()
         log.emit(.refocused(id, entry: entry))
-        reopened.insert(entry)
+        reopenAnnounced(entry)
     }
 
     /// Whether `scene` requires others (checked before the closure that would open them is
@@ -245,7 +245,7 @@ extension SceneRegistry {
                 guard let info = infoIfOpen(id) else { continue }
                 if let entry = reopening.removeValue(forKey: id) {
                     log.emit(.reopened(info, entry: entry))
-                    reopened.insert(entry)
+                    reopenAnnounced(entry)
                 } else {
                     log.emit(.opened(info))
                 }

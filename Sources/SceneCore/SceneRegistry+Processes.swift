@@ -123,23 +123,44 @@ extension SceneRegistry {
         return inRemovalOrder(going.flatMap { book.instances(of: $0) }.filter { !leavingAll.contains($0) })
     }
 
-    /// `ids` in an order to remove them in: each before every scene its scene requires,
-    /// directly or through others (by ``requirementRanks``, highest first, then by id). An
-    /// instance with windows pushed from it, which go with it, ranks as the lowest of them,
-    /// so what requires their scenes goes first too.
+    /// `ids` in an order to remove them in: each before every instance it requires. An
+    /// instance stands with the windows pushed from it, which go with it: it comes before
+    /// every instance whose scenes one of theirs requires, directly or through others, and
+    /// after every instance whose scenes require one of theirs. Among those free to go, by
+    /// scene, then by id. (Two instances that each require the other's through their pushed
+    /// windows can keep no order: the first by scene goes first.)
     func inRemovalOrder(_ ids: [InstanceID]) -> [InstanceID] {
-        func rank(_ id: InstanceID) -> Int {
-            var rank = requirementRanks[id.scene] ?? 0
+        guard !requiredBy.isEmpty else { return ids.sorted() }
+        // Sorted at the level of the scenes an instance stands with: few, whatever the count.
+        var standing: [[String]: [InstanceID]] = [:]
+        for id in ids {
+            var scenes: Set<String> = [id.scene]
             var next = book.records[id]?.pushedChild
             while let child = next {
-                rank = min(rank, requirementRanks[child.scene] ?? 0)
+                scenes.insert(child.scene)
                 next = book.records[child]?.pushedChild
             }
-            return rank
+            standing[scenes.sorted(), default: []].append(id)
         }
-        return ids.map { ($0, rank($0)) }.sorted { first, second in
-            first.1 != second.1 ? first.1 > second.1 : first.0 < second.0
-        }.map(\.0)
+        let keys = standing.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        var after: [[String]: [[String]]] = [:]
+        var waitingFor: [[String]: Int] = [:]
+        for first in keys {
+            let requires = first.reduce(into: Set<String>()) { $0.formUnion(requirementClosure[$1] ?? []) }
+            for second in keys where second != first && second.contains(where: requires.contains) {
+                after[first, default: []].append(second)
+                waitingFor[second, default: 0] += 1
+            }
+        }
+        var left = keys
+        var ordered: [InstanceID] = []
+        while !left.isEmpty {
+            let index = left.firstIndex { waitingFor[$0, default: 0] == 0 } ?? 0
+            let key = left.remove(at: index)
+            ordered += standing[key]!.sorted()
+            for later in after[key] ?? [] { waitingFor[later, default: 0] -= 1 }
+        }
+        return ordered
     }
 
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that

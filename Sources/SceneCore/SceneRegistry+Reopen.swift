@@ -2,16 +2,14 @@ import SceneFlow
 import SceneJSON
 
 extension SceneRegistry {
-    /// The dismissed instances ``reopen(_:)`` can bring back, oldest first.
-    public var reopenable: [InstanceSnapshot<R>] { closed }
+    /// The dismissed instances ``reopen(_:)`` can bring back, oldest first (not those a
+    /// reopen under way has taken).
+    public var reopenable: [InstanceSnapshot<R>] { closed.filter { !taken.contains($0.id) } }
 
-    /// Puts back an entry a refused reopen took, in dismissal order: before the first entry
-    /// that followed it (`followers`, the entries after it when it was taken) or that was
-    /// not kept then (dismissed since); within the limit.
-    func putBack(_ entry: InstanceSnapshot<R>, followers: Set<InstanceID>, keptThen: Set<InstanceID>) {
-        let index = closed.firstIndex { followers.contains($0.id) || !keptThen.contains($0.id) } ?? closed.count
-        closed.insert(entry, at: index)
-        if closed.count > reopenLimit { closed.removeFirst(closed.count - reopenLimit) }
+    /// A reopen's event announced that it took `entry`: it leaves the history for good.
+    func reopenAnnounced(_ entry: InstanceID) {
+        guard taken.remove(entry) != nil else { return }
+        closed.removeAll { $0.id == entry }
     }
 
     /// Keeps a dismissed instance for `scene.reopen`, dropping the oldest past the limit.
@@ -28,9 +26,10 @@ extension SceneRegistry {
     ///   value that is, is focused instead; an immersive space follows the immersive rules.
     ///   A new instance's `opened` event is ``RegistryEvent/reopened(_:entry:)``, showing the
     ///   path; an instance found open is named by ``RegistryEvent/refocused(_:entry:)``.
-    /// - The entry leaves the history; a refusal puts it back, in dismissal order, unless
-    ///   one of those events announced the reopen already (the instance went before the
-    ///   answer).
+    /// - The entry leaves the history with the event that announces the reopen; until then
+    ///   it is taken (not reopenable, still in the state); a refusal before it leaves the
+    ///   entry where it was. (An instance that went after its announcement fails the reopen,
+    ///   its entry gone.)
     /// - Throws: `nothing_to_reopen`; `unknown_scene`; what opening throws.
     @discardableResult
     public func reopen(_ scene: String? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
@@ -41,25 +40,25 @@ extension SceneRegistry {
     public func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.reopen") { () throws(RegistryRejection) in
             if let scene, declarationsByID[scene] == nil { throw .unknownScene(scene) }
-            guard let index = closed.lastIndex(where: { scene == nil || $0.id.scene == scene }) else {
+            guard let index = closed.lastIndex(where: { !taken.contains($0.id) && (scene == nil || $0.id.scene == scene) }) else {
                 throw .nothingToReopen(scene: scene)
             }
-            let keptThen = Set(closed.map(\.id))
-            let followers = Set(closed[(index + 1)...].map(\.id))
-            let entry = closed.remove(at: index)
+            // Taken, not removed: it keeps its place (and counts in the limit, as the journal
+            // counts it) until the event that announces the reopen, or the refusal.
+            let entry = closed[index]
+            taken.insert(entry.id)
             // The path was valid when it was closed; a route type's rules may have changed.
             let plan = try? FlowPlan(validating: entry.flow.path)
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
                 opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopening: entry.id)
             } catch {
-                putBack(entry, followers: followers, keptThen: keptThen)
+                taken.remove(entry.id)
                 throw error
             }
             return then(opening) { registry, result in
-                // Announced, the entry is gone even if the instance went before the answer.
-                let announced = registry.reopened.remove(entry.id) != nil
-                if case .failure = result, !announced { registry.putBack(entry, followers: followers, keptThen: keptThen) }
+                // Refused before any event announced it: the entry is back where it was.
+                registry.taken.remove(entry.id)
                 return result
             }
         }

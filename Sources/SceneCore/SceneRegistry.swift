@@ -23,9 +23,8 @@ public actor SceneRegistry<R: Route> {
     let declarationsByID: [String: SceneDeclaration<R>]
     /// By scene, the scenes that require it (``SceneDeclaration/requires``).
     let requiredBy: [String: [String]]
-    /// By scene, the length of its longest chain of requirements (0: it requires none): a
-    /// scene ranks above every scene it requires, directly or through others.
-    let requirementRanks: [String: Int]
+    /// By scene, every scene it requires, directly or through others.
+    let requirementClosure: [String: Set<String>]
     var book: RegistryBook
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
@@ -48,9 +47,9 @@ public actor SceneRegistry<R: Route> {
     /// Instances being reopened, with the dismissed instance whose entry each took: their
     /// `opened` event says so.
     var reopening: [InstanceID: InstanceID] = [:]
-    /// Entries whose reopen an event announced: a reopen that fails after that does not put
-    /// its entry back (the journal took it out already). Taken out by the reopen.
-    var reopened: Set<InstanceID> = []
+    /// Entries of `closed` a reopen under way has taken (by the dismissed instance's id):
+    /// not reopenable, and removed when an event announces the reopen.
+    var taken: Set<InstanceID> = []
     /// Immersive spaces whose style was changed from their declared one.
     var styles: [InstanceID: ImmersionStyle] = [:]
     /// Supervision groups' restarts, by group id, for their intensity.
@@ -157,16 +156,19 @@ public actor SceneRegistry<R: Route> {
         self.requiredBy = declarations.reduce(into: [:]) { requiredBy, declaration in
             for required in declaration.requires { requiredBy[required, default: []].append(declaration.id) }
         }
-        var ranks: [String: Int] = [:]
-        func rank(_ scene: String) -> Int {
-            if let known = ranks[scene] { return known }
+        var closure: [String: Set<String>] = [:]
+        func requirements(of scene: String) -> Set<String> {
+            if let known = closure[scene] { return known }
             // Checked above: every requirement is declared, and there is no cycle.
-            let rank = (byID[scene]?.requires ?? []).map { rank($0) + 1 }.max() ?? 0
-            ranks[scene] = rank
-            return rank
+            let all = (byID[scene]?.requires ?? []).reduce(into: Set<String>()) { all, required in
+                all.insert(required)
+                all.formUnion(requirements(of: required))
+            }
+            closure[scene] = all
+            return all
         }
-        for declaration in declarations { _ = rank(declaration.id) }
-        self.requirementRanks = ranks
+        for declaration in declarations where !declaration.requires.isEmpty { _ = requirements(of: declaration.id) }
+        self.requirementClosure = closure
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts

@@ -62,7 +62,9 @@ enum Serve {
         if let statePath = arguments.option("state") {
             configuration.stateFile = statePath
             configuration.durable = arguments.flag("durable")
-            switch await loadState(statePath, manifest: manifest, discard: arguments.flag("discard-state"), durable: configuration.durable) {
+            switch await loadState(
+                statePath, manifest: manifest, discard: arguments.flag("discard-state"), durable: configuration.durable,
+                reopenLimit: configuration.reopenLimit) {
             case .success(let restored): snapshot = restored
             case .failure: return .failure
             }
@@ -125,7 +127,7 @@ enum Serve {
     ///   all of it, and, for a durable run, its lines stay for subscribers that resume across
     ///   the restart (a run that is not durable removes them).
     private static func loadState(
-        _ path: String, manifest: Manifest, discard: Bool, durable: Bool
+        _ path: String, manifest: Manifest, discard: Bool, durable: Bool, reopenLimit: Int
     ) async -> Result<RegistrySnapshot<JSONValue>?, StateFileError> {
         let state: CoordinatorState?
         do {
@@ -147,7 +149,7 @@ enum Serve {
             }
         }
         guard FileManager.default.fileExists(atPath: CoordinatorState.journalPath(for: path)) else { return .success(state?.snapshot) }
-        var chosen = CoordinatorState.recovered(state, statePath: path, app: manifest.app)
+        var chosen = CoordinatorState.recovered(state, statePath: path, app: manifest.app, reopenLimit: reopenLimit)
         if let recovered = chosen, !(await fits(recovered, manifest)) {
             standardError("scenectl: the journal's changes do not fit this manifest; keeping the last snapshot without them")
             chosen = state?.snapshot

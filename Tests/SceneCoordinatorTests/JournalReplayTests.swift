@@ -64,6 +64,32 @@ extension JournalReplayTests {
         #expect(snapshot.applying([focused, focused]).closed?.map(\.id) == [id("notes-3")])
     }
 
+    @Test("a replay keeps what can be reopened within the registry's limit as the registry does, a reopen under way counting its entry")
+    func replayTrimsAsTheRegistry() async throws {
+        let manifest = try Manifest.load(from: Data(#"""
+            {"app": "r", "scenes": [
+              {"id": "base", "kind": "window", "instances": "single"},
+              {"id": "doc", "kind": "window", "requires": ["base"]},
+              {"id": "note", "kind": "window"}]}
+            """#.utf8))
+        let registry = try SceneRegistry<JSONValue>(manifest: manifest, reopenLimit: 3)
+        let before = await registry.snapshot()
+        let events = Locked<[JSONValue]>([])
+        registry.observeEvents { event in events.withLock { $0.append(WireCodec.eventParams(event)) } }
+        _ = try await registry.dismiss(try await registry.open("note").instance.id)
+        _ = try await registry.open("doc")
+        _ = try await registry.dismiss(id("base-1"))  // doc-1 goes first: [note-1, doc-1, base-1]
+        // The reopen of doc-1 waits (base opens first), its entry taken but counted ...
+        let reopening = await registry.beginReopen("doc")
+        // ... so this dismissal drops note-1, the oldest, as the replay does.
+        _ = try await registry.dismiss(try await registry.open("note").instance.id)
+        #expect(await registry.reopenable.map(\.id) == [id("base-1"), id("note-2")])
+        #expect(before.applying(events.withLock { $0 }, reopenLimit: 3) == (await registry.snapshot()))
+        _ = try await registry.finish(reopening).get()
+        #expect(await registry.reopenable.map(\.id) == [id("base-1"), id("note-2")])
+        #expect(before.applying(events.withLock { $0 }, reopenLimit: 3) == (await registry.snapshot()))
+    }
+
     @Test("replaying a push takes the window it was pushed from out of the focus order, until the pushed window goes")
     func pushReplayed() async throws {
         let registry = try SceneRegistry<JSONValue>(manifest: .demo)

@@ -277,6 +277,27 @@ struct RequirementOrderTests {
         #expect(gone == ["y-1 requirement_dismissed", "p-1 parent_dismissed", "d-1 requirement_dismissed", "s-1 requested"])
     }
 
+    @Test("an instance with a window pushed from it still goes before the scenes it requires itself")
+    func pushedWindowKeepsOwnRequirements() async throws {
+        let registry = try registry(
+            #"""
+            {"id": "base", "kind": "window", "instances": "single"},
+            {"id": "editor", "kind": "window", "requires": ["base"]},
+            {"id": "detail", "kind": "window"}
+            """#)
+        let empty = await registry.snapshot()
+        let editor = try await registry.open("editor").instance.id
+        _ = try await registry.push("detail", from: editor)
+        let (_, events) = registry.subscribe(buffering: .unbounded)
+        _ = try await registry.loadSession(empty, force: true)
+        var gone: [InstanceID] = []
+        for await event in events {
+            if case .dismissed(let id, _) = event.event { gone.append(id) }
+            if gone.count == 3 { break }
+        }
+        #expect(gone == [id("detail-1"), id("editor-1"), id("base-1")])
+    }
+
     @Test("a session load dismisses what is open each before what it requires")
     func sessionLoadOrder() async throws {
         let registry = try registry(
