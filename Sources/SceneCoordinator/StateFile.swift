@@ -53,7 +53,8 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     /// The registry as it was when the coordinator that wrote `state` (which may be nil:
     /// no file yet) and its journal stopped: the snapshot, with the journal's events that
     /// the snapshot does not include applied. Without a journal it is the snapshot.
-    /// `reopenLimit`: the registry's (see ``RegistrySnapshot/applying(_:reopenLimit:)``).
+    /// `reopenLimit`: the registry's, to which what can be reopened is trimmed as each dismissal
+    /// is replayed, as the registry trims it.
     public static func recovered(
         _ state: CoordinatorState?, statePath: String, app: String, reopenLimit: Int = 20
     ) -> RegistrySnapshot<JSONValue>? {
