@@ -48,11 +48,11 @@ extension RegistryBook {
         return .success(targets)
     }
 
-    /// Why dismissing `id` on request removes it: `cancelled` while it is still opening,
-    /// `requested` once it is open; nil when it is not open.
-    package func requestedDismissReason(_ id: InstanceID) -> DismissReason? {
+    /// Why dismissing `id` removes it: `cancelled` while it is still opening, `open` once it
+    /// is open (`requested` for a request); nil when it is not open.
+    package func dismissReason(_ id: InstanceID, whenOpen open: DismissReason = .requested) -> DismissReason? {
         guard let record = records[id] else { return nil }
-        return record.phase == .opening ? .cancelled : .requested
+        return record.phase == .opening ? .cancelled : open
     }
 
     // MARK: Routes that bubble up

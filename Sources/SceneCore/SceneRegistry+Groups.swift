@@ -44,9 +44,9 @@ extension SceneRegistry {
             let isMember = Set(members)
             var dismissed: [InstanceID] = []
             for id in inRemovalOrder(dependents(leaving: members) + members) {
-                guard let record = book.records[id] else { continue }
-                let reason: DismissReason =
-                    isMember.contains(id) ? .restartIntensity : record.phase == .opening ? .cancelled : .requirementDismissed
+                let reason = isMember.contains(id)
+                    ? book.records[id].map { _ in DismissReason.restartIntensity } : book.dismissReason(id, whenOpen: .requirementDismissed)
+                guard let reason else { continue }
                 dismissed += remove(id, reason: reason, withDependents: false)
             }
             return .dismissed(group: group.id, dismissed)

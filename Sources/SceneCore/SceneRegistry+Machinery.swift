@@ -230,8 +230,8 @@ extension SceneRegistry {
     func removeDependents(leaving: [InstanceID]) -> [InstanceID] {
         var dismissed: [InstanceID] = []
         for dependent in dependents(leaving: leaving) {
-            guard let record = book.records[dependent] else { continue }
-            dismissed += remove(dependent, reason: record.phase == .opening ? .cancelled : .requirementDismissed, withDependents: false)
+            guard let reason = book.dismissReason(dependent, whenOpen: .requirementDismissed) else { continue }
+            dismissed += remove(dependent, reason: reason, withDependents: false)
         }
         return dismissed
     }

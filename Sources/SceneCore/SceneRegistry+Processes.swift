@@ -166,7 +166,7 @@ extension SceneRegistry {
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
     /// go with it (``dependents(leaving:)``).
     func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        guard let reason = book.requestedDismissReason(id) else { throw .notOpen(id.description) }
+        guard let reason = book.dismissReason(id) else { throw .notOpen(id.description) }
         return remove(id, reason: reason)
     }
 
@@ -233,7 +233,7 @@ extension SceneRegistry {
     private func dismissAll(_ targets: [InstanceID], refused: Set<InstanceID>) -> DismissOutcome {
         var dismissed: [InstanceID] = []
         for id in targets where !refused.contains(id) {
-            guard let reason = book.requestedDismissReason(id) else { continue }
+            guard let reason = book.dismissReason(id) else { continue }
             dismissed += remove(id, reason: reason)
         }
         let vetoed = targets.filter { refused.contains($0) && book.records[$0] != nil }

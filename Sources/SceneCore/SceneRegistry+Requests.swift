@@ -66,7 +66,7 @@ extension SceneRegistry {
         try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
             var dismissed: [InstanceID] = []
             for id in try self.book.dismissTargets(scene, value: value).get() {
-                guard let reason = self.book.requestedDismissReason(id) else { continue }
+                guard let reason = self.book.dismissReason(id) else { continue }
                 dismissed += self.remove(id, reason: reason)
             }
             return dismissed

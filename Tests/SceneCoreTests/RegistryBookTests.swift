@@ -329,9 +329,9 @@ struct RegistryBookDismissRules {
         let open = try book.open("notes")
         let opening = try #require(try book.newInstance("notes"))
         book.book.reserve(opening, value: nil)
-        #expect(book.book.requestedDismissReason(open) == .requested)
-        #expect(book.book.requestedDismissReason(opening) == .cancelled)
-        #expect(book.book.requestedDismissReason(InstanceID(scene: "notes", number: 9)) == nil)
+        #expect(book.book.dismissReason(open) == .requested)
+        #expect(book.book.dismissReason(opening) == .cancelled)
+        #expect(book.book.dismissReason(InstanceID(scene: "notes", number: 9)) == nil)
     }
 }
 

@@ -19,6 +19,16 @@ private func chain(closing: ClosePolicy? = nil, launcher: (any SceneBacking)? = 
     return try SceneRegistry(manifest: manifest, processes: launcher, closePolicy: closing)
 }
 
+/// The next `count` dismissals in `events`, each as "id reason".
+private func dismissals(_ events: EventStream<SequencedEvent<JSONValue>>, count: Int) async -> [String] {
+    var dismissed: [String] = []
+    for await event in events {
+        if case .dismissed(let id, let reason) = event.event { dismissed.append("\(id) \(reason.rawValue)") }
+        if dismissed.count == count { break }
+    }
+    return dismissed
+}
+
 private func rejection(_ body: () async throws(RegistryRejection) -> Void) async -> RegistryRejection? {
     do {
         try await body()
@@ -83,12 +93,7 @@ struct RequirementTests {
         _ = try await registry.dismiss(scene: "session")
         _ = try await registry.open("preview")
         await registry.dismissProcess(id("session-3"), reason: .processExited)
-        var dismissed: [String] = []
-        for await event in events {
-            if case .dismissed(let gone, let reason) = event.event { dismissed.append("\(gone) \(reason.rawValue)") }
-            if dismissed.count == 9 { break }
-        }
-        #expect(dismissed == [
+        #expect(await dismissals(events, count: 9) == [
             "preview-1 requirement_dismissed", "editor-1 requirement_dismissed", "session-1 requested",
             "preview-2 requirement_dismissed", "editor-2 requirement_dismissed", "session-2 requested",
             "preview-3 requirement_dismissed", "editor-3 requirement_dismissed", "session-3 process_exited",
@@ -269,12 +274,7 @@ struct RequirementOrderTests {
         _ = try await registry.open("y")
         let (_, events) = registry.subscribe(buffering: .unbounded)
         _ = try await registry.dismiss(id("s-1"))
-        var gone: [String] = []
-        for await event in events {
-            if case .dismissed(let id, let reason) = event.event { gone.append("\(id) \(reason.rawValue)") }
-            if gone.count == 4 { break }
-        }
-        #expect(gone == ["y-1 requirement_dismissed", "p-1 parent_dismissed", "d-1 requirement_dismissed", "s-1 requested"])
+        #expect(await dismissals(events, count: 4) == ["y-1 requirement_dismissed", "p-1 parent_dismissed", "d-1 requirement_dismissed", "s-1 requested"])
     }
 
     @Test("an instance with a window pushed from it still goes before the scenes it requires itself")
@@ -290,12 +290,7 @@ struct RequirementOrderTests {
         _ = try await registry.push("detail", from: editor)
         let (_, events) = registry.subscribe(buffering: .unbounded)
         _ = try await registry.loadSession(empty, force: true)
-        var gone: [InstanceID] = []
-        for await event in events {
-            if case .dismissed(let id, _) = event.event { gone.append(id) }
-            if gone.count == 3 { break }
-        }
-        #expect(gone == [id("detail-1"), id("editor-1"), id("base-1")])
+        #expect(await dismissals(events, count: 3).map { $0.prefix { $0 != " " } } == ["detail-1", "editor-1", "base-1"])
     }
 
     @Test("a session load dismisses what is open each before what it requires")
@@ -309,12 +304,7 @@ struct RequirementOrderTests {
         _ = try await registry.open("zeta")
         let (_, events) = registry.subscribe(buffering: .unbounded)
         _ = try await registry.loadSession(empty, force: true)
-        var gone: [InstanceID] = []
-        for await event in events {
-            if case .dismissed(let id, _) = event.event { gone.append(id) }
-            if gone.count == 2 { break }
-        }
-        #expect(gone == [id("zeta-1"), id("alpha-1")])
+        #expect(await dismissals(events, count: 2).map { $0.prefix { $0 != " " } } == ["zeta-1", "alpha-1"])
     }
 
     @Test("an open whose requirement goes while another requirement opens fails not_open, and opens nothing")
