@@ -3,7 +3,6 @@ public import SceneFlow
 public import SceneJSON
 public import SceneLinks
 import SceneSocket
-import Dispatch
 import SceneWire
 import SceneSync
 import Synchronization
@@ -45,11 +44,13 @@ public final class Coordinator<R: Route>: Sendable {
     ///   stopped again on failure.
     /// - `snapshot`: restored into the registry before the socket is bound (see
     ///   `SceneRegistry.restore(_:)`).
+    /// - The set-up that must happen on the loop thread is awaited there: the caller's
+    ///   thread is never blocked, so it may be a task's.
     public init(
         configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil,
         restoring snapshot: RegistrySnapshot<R>? = nil,
         registry makeRegistry: (_ executor: any SerialExecutor) throws -> SceneRegistry<R>
-    ) throws {
+    ) async throws {
         self.configuration = configuration
         _ = CoordinatorLimits.raiseOpenFileLimit
         let loop = try EventLoop(name: "scene-coordinator", clock: configuration.clock)
@@ -64,7 +65,7 @@ public final class Coordinator<R: Route>: Sendable {
             journal = try Self.openJournal(configuration, continuing: registry)
             // The history and the journal see every event from the first, a restore's too,
             // so that a subscriber resumes over a restart without a gap.
-            history = Self.onLoop(loop) {
+            history = try await Self.onLoop(loop) {
                 let history = EventHistory(limit: configuration.historyLimit)
                 history.seed(journal?.events(after: 0) ?? [])
                 return LoopBound(history, loop: loop)
@@ -72,20 +73,20 @@ public final class Coordinator<R: Route>: Sendable {
             if let journal { Served(registry: registry).observeEvents { journal.record($0) } }
             Served(registry: registry).observeEvents { event in history.value.append(event) }
             if let snapshot {
-                try Self.onLoop(loop) {
+                try await Self.onLoop(loop) {
                     registry.assumeIsolated { registry in
                         Result { () throws(RegistryRestoreError) in try registry.restore(snapshot) }
                     }
                 }.get()
             }
         } catch {
-            loop.shutdown()
+            await loop.shutdownGracefully()
             throw error
         }
         self.registry = registry
         self.loop = loop
         let shutdown = ShutdownHook()
-        let made = Self.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
+        let made = try? await Self.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
             do {
                 let server = try CoordinatorServer(
                     registry: Served(registry: registry), configuration: configuration, loop: loop, journal: journal,
@@ -101,11 +102,11 @@ public final class Coordinator<R: Route>: Sendable {
         }
         let server: LoopBound<CoordinatorServer>
         let supervisor: LoopBound<Supervisor>
-        switch made {
+        switch made ?? .failure(CoordinatorSetupError.loopStopped) {
         case .success(let made):
             (server, supervisor) = made
         case .failure(let error):
-            loop.shutdown()
+            await loop.shutdownGracefully()
             throw error
         }
         self.server = server
@@ -144,24 +145,27 @@ public final class Coordinator<R: Route>: Sendable {
         return journal
     }
 
-    /// Runs `body` on `loop`'s thread and waits for it (the caller is not on the loop).
-    private static func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) -> T {
-        let result = Locked<T?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        loop.execute {
-            let value = body()
-            result.withLock { $0 = value }
-            ready.signal()
+    /// Runs `body` on `loop`'s thread and returns what it made; the caller's task waits
+    /// without holding its thread.
+    ///
+    /// - Throws: ``CoordinatorSetupError/loopStopped`` when the loop has stopped already.
+    private static func onLoop<T: Sendable>(
+        _ loop: EventLoop, _ body: @escaping @Sendable () -> T
+    ) async throws(CoordinatorSetupError) -> T {
+        let made: T? = await withCheckedContinuation { continuation in
+            let accepted = loop.execute { continuation.resume(returning: body()) }
+            if !accepted { continuation.resume(returning: nil) }
         }
-        ready.wait()
-        return result.withLock { $0 }!
+        guard let made else { throw .loopStopped }
+        return made
     }
 
-
-    /// Stops serving: closes every connection and the listener, then the loop.
-    public func stop() {
+    /// Stops serving: closes every connection and the listener, then the loop; returns
+    /// once the loop has ended (every scene process it started killed and reaped, the
+    /// socket file removed), without blocking the caller's thread.
+    public func stop() async {
         loop.execute { [server] in server.value.close() }
-        loop.shutdown()
+        await loop.shutdownGracefully()
     }
 
     /// Makes a registry for `manifest` whose process-backed scenes this coordinator
@@ -211,7 +215,7 @@ public final class Coordinator<R: Route>: Sendable {
         restoring snapshot: RegistrySnapshot<R>? = nil, observing: ((SceneRegistry<R>) -> Void)?
     ) async throws -> Coordinator<R> {
         let launcher = ProcessLauncher()
-        let coordinator = try Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
+        let coordinator = try await Coordinator(configuration: configuration, launcher: launcher, restoring: snapshot) { executor in
             try SceneRegistry(
                 app: app, declarations: declarations, linkPolicy: linkPolicy, immersive: immersive, behaviors: behaviors,
                 processes: launcher, closePolicy: closePolicy, timeouts: configuration.sceneTimeouts,
@@ -261,7 +265,7 @@ public final class Coordinator<R: Route>: Sendable {
         if let writer, saved != nil {
             await writer.finish(with: await writer.current(processes: []))
         }
-        stop()
+        await stop()
     }
 
     private func markStopped() {
@@ -303,12 +307,22 @@ enum CoordinatorLimits {
 public enum CoordinatorSetupError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The registry was not made with the executor the coordinator handed it.
     case registryNotOnLoop
+    /// The coordinator's event loop stopped while it was being set up.
+    case loopStopped
 
-    /// The error's snake_case code: `registry_not_on_loop`.
-    public var code: String { "registry_not_on_loop" }
+    /// The error's snake_case code: `registry_not_on_loop` or `loop_stopped`.
+    public var code: String {
+        switch self {
+        case .registryNotOnLoop: "registry_not_on_loop"
+        case .loopStopped: "loop_stopped"
+        }
+    }
 
     public var description: String {
-        "the registry must be made with the executor the coordinator gives it (its event loop)"
+        switch self {
+        case .registryNotOnLoop: "the registry must be made with the executor the coordinator gives it (its event loop)"
+        case .loopStopped: "the coordinator's event loop stopped while it was being set up"
+        }
     }
 }
 

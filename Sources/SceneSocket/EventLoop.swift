@@ -52,7 +52,13 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     /// than a lock.
     private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
-    private let stopHandlers = Locked<[@Sendable () -> Void]>([])
+    private let stopHandlers = Locked<StopHandlers>(StopHandlers())
+
+    /// What runs once the loop has stopped, and whether that moment has passed.
+    private struct StopHandlers {
+        var handlers: [@Sendable () -> Void] = []
+        var ran = false
+    }
     /// Where jobs run once the loop thread has ended.
     private let afterStop: DispatchQueue
     // Touched only on the loop thread (every access checks or runs there).
@@ -165,19 +171,53 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     }
 
     /// Runs `handler` (on the loop thread) once the loop has stopped: everything it had
-    /// queued is flushed and every descriptor closed.
+    /// queued is flushed and every descriptor closed. Registered after the loop has
+    /// stopped, it runs at once, on the caller's thread.
     public func whenStopped(_ handler: @escaping @Sendable () -> Void) {
-        stopHandlers.withLock { $0.append(handler) }
+        let ended = stopHandlers.withLock { state -> Bool in
+            if !state.ran { state.handlers.append(handler) }
+            return state.ran
+        }
+        if ended { handler() }
     }
 
     /// Stops the loop: every connection and listener is closed, then the thread ends.
-    /// Waits for that unless called on the loop thread itself.
+    /// Blocks the calling thread until then, unless called on the loop thread itself.
+    ///
+    /// - For synchronous code only (a program's exit path, a test's synchronous cleanup):
+    ///   never call it from a task, whose thread belongs to Swift's cooperative pool and
+    ///   would be held for as long as the loop takes to flush and close (seconds, with a
+    ///   slow reader). A task uses ``shutdownGracefully()``.
     public func shutdown() {
+        beginShutdown()
+        if !inEventLoop { finished.wait() }
+    }
+
+    /// Stops the loop as ``shutdown()`` does, and returns once its thread has ended,
+    /// without blocking the caller's thread: the loop resumes the caller as it ends.
+    ///
+    /// - Called on the loop thread (from a task that prefers the loop), it returns at once
+    ///   after asking the loop to stop: the loop cannot end while one of its own jobs waits.
+    /// - Any number of callers may wait; each returns once the loop has ended.
+    public func shutdownGracefully() async {
+        beginShutdown()
+        if inEventLoop { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = stopHandlers.withLock { state -> Bool in
+                if state.ran { return true }
+                state.handlers.append { continuation.resume() }
+                return false
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    /// Marks the loop as stopping and wakes it; later calls do nothing.
+    private func beginShutdown() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         submitted.withLock { state in
             if !state.closed { _ = scene_eventfd_signal(wake) }
         }
-        if !inEventLoop { finished.wait() }
     }
 
     // MARK: Loop-thread interface
@@ -292,7 +332,13 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         confined.handlers.removeAll()
         close(epoll)
         close(wake)
-        for handler in stopHandlers.withLock({ $0 }) { handler() }
+        // Handlers registered from here on run at once, where they are registered.
+        let handlers = stopHandlers.withLock { state in
+            state.ran = true
+            defer { state.handlers.removeAll() }
+            return state.handlers
+        }
+        for handler in handlers { handler() }
         loopThread.store(0, ordering: .releasing)
         // From here on, jobs enqueued since the door closed run, one at a time.
         afterStop.activate()

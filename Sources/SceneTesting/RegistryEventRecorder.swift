@@ -65,7 +65,7 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
     /// Waits for the next event and records an issue unless it equals `expected`.
     @discardableResult
     public func receive(
-        _ expected: RegistryEvent<R>, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+        _ expected: RegistryEvent<R>, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
     ) async -> RegistryEvent<R>? {
         let event = await next(timeout: timeout, sourceLocation: sourceLocation)
         if let event, event != expected {
@@ -77,7 +77,7 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
     /// Waits for the next event and records an issue unless `matches` accepts it.
     @discardableResult
     public func receive(
-        timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         where matches: (RegistryEvent<R>) -> Bool
     ) async -> RegistryEvent<R>? {
         let event = await next(timeout: timeout, sourceLocation: sourceLocation)
@@ -89,7 +89,7 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
 
     /// Waits until every event the registry has emitted so far has arrived, then records
     /// an issue for each one that no `receive` asserted.
-    public func finish(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func finish(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async {
         for event in await unasserted(timeout: timeout, sourceLocation: sourceLocation) {
             Issue.record("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)
         }
@@ -101,12 +101,15 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
         let target = registry.sequence
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        var pause = Duration.milliseconds(1)
         while shared.state.withLock({ ($0.received.last?.seq ?? $0.lastSeq) < target }) {
             guard clock.now < deadline else {
-                Issue.record("events up to seq \(target) did not arrive within \(timeout)", sourceLocation: sourceLocation)
+                let dump = await ThreadDump.clause(afterWaiting: timeout, for: "events up to #\(target) at \(sourceLocation)")
+                Issue.record("events up to seq \(target) did not arrive within \(timeout)\(dump)", sourceLocation: sourceLocation)
                 return []
             }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
         }
         return shared.state.withLock { state in
             defer {
@@ -121,6 +124,7 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
     private func next(timeout: Duration, sourceLocation: SourceLocation) async -> RegistryEvent<R>? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        var pause = Duration.milliseconds(1)
         while true {
             let event: SequencedEvent<R>? = shared.state.withLock { state in
                 guard state.consumed < state.received.count else { return nil }
@@ -138,10 +142,12 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
                 return event.event
             }
             guard clock.now < deadline else {
-                Issue.record("no event within \(timeout)", sourceLocation: sourceLocation)
+                let dump = await ThreadDump.clause(afterWaiting: timeout, for: "an event at \(sourceLocation)")
+                Issue.record("no event within \(timeout)\(dump)", sourceLocation: sourceLocation)
                 return nil
             }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
         }
     }
 }

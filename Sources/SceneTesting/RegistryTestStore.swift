@@ -119,7 +119,7 @@ public final class RegistryTestStore<R: Route>: Sendable {
 
     /// Takes the next event, waiting at most `timeout`, and asserts it is `expected`.
     public func receive(
-        _ expected: RegistryEvent<R>, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+        _ expected: RegistryEvent<R>, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         await events.receive(expected, timeout: timeout, sourceLocation: sourceLocation)
     }
@@ -127,7 +127,7 @@ public final class RegistryTestStore<R: Route>: Sendable {
     /// Takes the next event, waiting at most `timeout`, and asserts `matches` accepts it.
     @discardableResult
     public func receive(
-        timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         where matches: (RegistryEvent<R>) -> Bool
     ) async -> RegistryEvent<R>? {
         await events.receive(timeout: timeout, sourceLocation: sourceLocation, where: matches)
@@ -161,7 +161,7 @@ public final class RegistryTestStore<R: Route>: Sendable {
 
     /// Waits for every event emitted so far, then fails on each one not received (when
     /// exhaustive).
-    public func finish(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func finish(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async {
         finished.withLock { $0 = true }
         for event in await events.unasserted(timeout: timeout, sourceLocation: sourceLocation) {
             exhaustivity.report("event not asserted: #\(event.seq) \(event.event)", sourceLocation: sourceLocation)

@@ -98,10 +98,10 @@ public final class TestCoordinator: Sendable {
             connectsControl: connectsControl)
         do {
             let result = try await body(harness)
-            harness.tearDown()
+            await harness.tearDown()
             return result
         } catch {
-            harness.tearDown()
+            await harness.tearDown()
             throw error
         }
     }
@@ -134,10 +134,10 @@ public final class TestCoordinator: Sendable {
             behaviors: behaviors, configuration: configuration, restoring: snapshot, observing: { log.follow($0) })
         guard connectsControl else { return (coordinator, nil) }
         do {
-            let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 20)
+            let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 60)
             return (coordinator, control)
         } catch {
-            coordinator.stop()
+            await coordinator.stop()
             throw error
         }
     }
@@ -146,7 +146,7 @@ public final class TestCoordinator: Sendable {
 
     /// Another control client, closed at teardown.
     public func connect(client: String = "tests") async throws -> SceneConnection {
-        let connection = try await SceneConnection.connect(path: socketPath, client: client, timeout: 20)
+        let connection = try await SceneConnection.connect(path: socketPath, client: client, timeout: 60)
         running.withLock { $0.clients.append(connection) }
         return connection
     }
@@ -157,15 +157,17 @@ public final class TestCoordinator: Sendable {
     /// ``eventCount`` taken earlier); waits for it at most `timeout`.
     @discardableResult
     public func event(
-        _ description: String = "a matching event", after mark: Int = 0, timeout: Duration = .seconds(20),
+        _ description: String = "a matching event", after mark: Int = 0, timeout: Duration = .seconds(60),
         where matches: @escaping @Sendable (WireEvent) -> Bool
     ) async throws -> WireEvent {
         if let found = await log.first(from: mark, within: timeout, where: matches) { return found }
-        throw TestCoordinatorError.timedOut(awaiting: description, within: timeout, seen: log.all.map(Self.describe))
+        throw TestCoordinatorError.timedOut(
+            awaiting: description, within: timeout, seen: log.all.map(Self.describe),
+            threads: await ThreadDump.clause(afterWaiting: timeout, for: description))
     }
 
     /// Waits until instance `id` is active (now or later), at most `timeout`.
-    public func waitUntilActive(_ id: String, timeout: Duration = .seconds(20)) async throws {
+    public func waitUntilActive(_ id: String, timeout: Duration = .seconds(60)) async throws {
         // Only an event after the state was read counts: an old one may be stale.
         let mark = eventCount
         let state = await coordinator.registry.state()
@@ -194,14 +196,15 @@ public final class TestCoordinator: Sendable {
     }
 
     /// Waits until process `pid` has exited and been reaped, at most `timeout`.
-    public func waitForExit(_ pid: Int32, timeout: Duration = .seconds(20)) async throws {
+    public func waitForExit(_ pid: Int32, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while Glibc.kill(pid, 0) == 0 || errno != ESRCH {
             guard ContinuousClock.now < deadline else {
                 throw TestCoordinatorError.timedOut(
-                    awaiting: "process \(pid) to exit", within: timeout, seen: log.all.map(Self.describe))
+                    awaiting: "process \(pid) to exit", within: timeout, seen: log.all.map(Self.describe),
+                    threads: await ThreadDump.clause(afterWaiting: timeout, for: "process \(pid) to exit"))
             }
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -233,11 +236,11 @@ public final class TestCoordinator: Sendable {
 
     // MARK: Teardown
 
-    private func tearDown() {
+    private func tearDown() async {
         let (coordinator, connections) = running.withLock { ($0.coordinator, [$0.control].compactMap { $0 } + $0.clients) }
         for connection in connections { connection.close() }
         // Stopping kills every scene process's group and reaps it before it returns.
-        coordinator.stop()
+        await coordinator.stop()
         log.stop()
     }
 
@@ -250,8 +253,10 @@ public final class TestCoordinator: Sendable {
 public enum TestCoordinatorError: Error, CustomStringConvertible {
     /// Something the harness itself needs failed.
     case setUp(String)
-    /// A wait ran out: what it awaited, how long, and every event seen meanwhile.
-    case timedOut(awaiting: String, within: Duration, seen: [String])
+    /// A wait ran out: what it awaited, how long, every event seen meanwhile, and where the
+    /// ``ThreadDump`` taken then is (as a clause of the description; empty for a wait
+    /// shorter than ``ThreadDump/worthwhileAfter``).
+    case timedOut(awaiting: String, within: Duration, seen: [String], threads: String)
     /// No process was started for this instance.
     case noProcess(String)
 
@@ -259,9 +264,9 @@ public enum TestCoordinatorError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .setUp(let detail): return "test coordinator: \(detail)"
-        case .timedOut(let what, let timeout, let seen):
+        case .timedOut(let what, let timeout, let seen, let threads):
             let recent = seen.suffix(20)
-            return "waited \(timeout) for \(what); saw \(seen.count) events"
+            return "waited \(timeout) for \(what)\(threads); saw \(seen.count) events"
                 + (recent.isEmpty ? "" : ", the last \(recent.count):\n" + recent.joined(separator: "\n"))
         case .noProcess(let id): return "no process was started for \(id)"
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import SceneSocket
+import SceneTesting
 import SceneWire
 import Testing
 

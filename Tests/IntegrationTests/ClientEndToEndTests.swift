@@ -2,6 +2,7 @@ import Foundation
 import SceneClient
 import SceneCoordinator
 import SceneFlow
+import SceneTesting
 import SceneWire
 import Testing
 

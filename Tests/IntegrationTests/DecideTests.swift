@@ -10,7 +10,8 @@ import Testing
 struct DecideTests {
     @Test("a process declared decides is asked scene.decide with the route and its path, and its decision is carried out")
     func decisionCarriedOut() async throws {
-        try await withProcesses { harness in
+        // On a clock that never moves, the decision is awaited however long the scene takes.
+        try await withProcesses(configure: { $0.clock = LoopClock.manual() }) { harness in
             let asked = Locked<[JSONValue]>([])
             let decider = try await harness.puppet(of: "decider") { message in
                 guard message.method == "scene.decide" else { return .success([:]) }
@@ -29,7 +30,8 @@ struct DecideTests {
 
     @Test("a malformed decision, or an error, leaves the route to the scene's scope rules")
     func malformedFallsBack() async throws {
-        try await withProcesses { harness in
+        // On a clock that never moves, only the answers decide, never the decide timeout.
+        try await withProcesses(configure: { $0.clock = LoopClock.manual() }) { harness in
             let decider = try await harness.puppet(of: "decider") { message in
                 guard message.method == "scene.decide" else { return .success([:]) }
                 if message.params?["route"]?["n"] == 1 { return .success(["decision": "present", "style": "popover"]) }

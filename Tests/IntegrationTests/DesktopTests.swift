@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SceneJSON
+import SceneTesting
 import Testing
 
 /// The pids of `scenectl serve` processes on `socket`, from /proc.
@@ -174,7 +175,7 @@ struct DesktopTests {
             #expect(await three.wait() == 0)
             #expect(servers(on: home.socket).count == 1)
             #expect(try await scenectl(["shutdown", "--socket", home.socket]).code == 0)
-            #expect(await eventually(.seconds(20)) { servers(on: home.socket).isEmpty })
+            #expect(await eventually { servers(on: home.socket).isEmpty })
         }
     }
 }

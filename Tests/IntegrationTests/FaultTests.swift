@@ -4,6 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneFlow
 import SceneJSON
+import SceneTesting
 import SceneWire
 import SceneSync
 import Testing
@@ -40,7 +41,7 @@ struct FaultTests {
             }
             // Every instance comes back, and its process has the coordinator's path.
             for id in ids {
-                #expect(await eventually(.seconds(30)) { (try? await harness.instance(id))?.phase == "active" })
+                #expect(await eventually { (try? await harness.instance(id))?.phase == "active" })
                 let path = try await control.callScene(.instance(id), method: "path")
                 #expect(path["path"]?.arrayValue?.count == acknowledged.withLock { $0[id] }, "\(id)")
             }

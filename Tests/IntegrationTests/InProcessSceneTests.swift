@@ -57,7 +57,7 @@ private func outcome(
 ) async -> JSONValue {
     do {
         if let raw { return ["result": try await control.call(raw.method, params: raw.params)] }
-        return ["result": try await control.callScene(target, method: method, params: params, timeout: 10)]
+        return ["result": try await control.callScene(target, method: method, params: params, timeout: 60)]
     } catch {
         guard case .remote(let wire) = error else { return ["client": .string(error.description)] }
         return ["error": wire.json]
@@ -174,8 +174,8 @@ struct EmbeddedCoordinatorTests {
                 behaviors: ["listener": { @Sendable _ in Listener(heard) }],
                 closePolicy: { $0.scene != "plain" },
                 configuration: CoordinatorConfiguration(socketPath: folder.file("embedded.sock")))
-            defer { coordinator.stop() }
-            let control = try await SceneConnection.connect(path: folder.file("embedded.sock"), client: "tests", timeout: 10)
+            try await stopping(coordinator) { coordinator in
+            let control = try await SceneConnection.connect(path: folder.file("embedded.sock"), client: "tests", timeout: 60)
             defer { control.close() }
             _ = try await control.open("listener")
             let plain = try await control.open("plain").instance.id
@@ -184,6 +184,7 @@ struct EmbeddedCoordinatorTests {
             #expect(await refusal { _ = try await control.dismiss(instance: plain, force: false) } == "close_vetoed")
             await coordinator.shutdown()
             #expect(heard.withLock { $0 }.suffix(2) == ["close force=true", "stop"])
+            }
         }
     }
 }
@@ -221,8 +222,8 @@ struct TypedCoordinatorTests {
                 ],
                 behaviors: ["reader": { @Sendable _ in Reader() }],
                 configuration: CoordinatorConfiguration(socketPath: folder.file("mail.sock")))
-            defer { coordinator.stop() }
-            let control = try await SceneConnection.connect(path: folder.file("mail.sock"), client: "tests", timeout: 10)
+            try await stopping(coordinator) { coordinator in
+            let control = try await SceneConnection.connect(path: folder.file("mail.sock"), client: "tests", timeout: 60)
             defer { control.close() }
             let reader = try await control.open("reader").instance.id
             let (_, events) = try await control.subscribe(topics: [.flow])
@@ -241,6 +242,7 @@ struct TypedCoordinatorTests {
             #expect(refused["error"]?["code"] == -32602)
             let state = try await control.state()
             #expect(state.instances.first { $0.id == reader }?.path.count == 2)
+            }
         }
     }
 }

@@ -60,7 +60,7 @@ final class ProcessHarness: Sendable {
     /// Waits (bounded) for a process of `instance` other than `old`, and returns its pid.
     func newPid(of instance: String, other old: Int32? = nil) async throws -> Int32 {
         var found: Int32?
-        _ = await eventually(.seconds(20)) {
+        _ = await eventually {
             found = pid(of: instance).flatMap { $0 == old ? nil : $0 }
             return found != nil
         }
@@ -92,14 +92,14 @@ final class ProcessHarness: Sendable {
         of scene: String = "puppet", opening: Bool = true, handler: @escaping IncomingHandler = { _ in .success([:]) }
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
         try await puppet(of: scene, opening: opening) { path, token in
-            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, handler: handler)
+            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 60, handler: handler)
         }
     }
 
     /// A puppet whose connection answers at once, on the client's loop thread.
     func puppet(answering: @escaping ImmediateHandler) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
         try await puppet(of: "puppet", opening: true) { path, token in
-            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 10, answering: answering)
+            try await SceneConnection.connect(path: path, client: "puppet", role: .scene, token: token, timeout: 60, answering: answering)
         }
     }
 
@@ -110,7 +110,7 @@ final class ProcessHarness: Sendable {
         let control = self.control
         let open = opening ? Task { try await control.open(scene) } : nil
         var spawned: WireEvent?
-        _ = await eventually(.seconds(20)) {
+        _ = await eventually {
             spawned = events.all.last { event in
                 guard event.type == "scene.spawned", event.params["instance"]?.stringValue?.hasPrefix("\(scene)-") == true else { return false }
                 return !opening || !before.contains(event.params["pid"]?.intValue ?? -1)
@@ -134,7 +134,7 @@ struct HarnessEvents: Sendable {
     var all: [WireEvent] { test.events }
 
     /// Waits (bounded) for an event that satisfies `match`; nil when none came in time.
-    func wait(_ timeout: Duration = .seconds(20), for match: @escaping @Sendable (WireEvent) -> Bool) async -> WireEvent? {
+    func wait(_ timeout: Duration = .seconds(60), for match: @escaping @Sendable (WireEvent) -> Bool) async -> WireEvent? {
         try? await test.event(timeout: timeout, where: match)
     }
 }

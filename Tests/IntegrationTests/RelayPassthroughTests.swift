@@ -2,6 +2,7 @@ import Foundation
 import SceneClient
 import SceneFlow
 import SceneJSON
+import SceneTesting
 import SceneWire
 import Testing
 
@@ -15,7 +16,7 @@ struct RelayPassthroughTests {
             let before = Set(harness.events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
             let opening = Task { try await control.open("puppet") }
             var pid: Int?
-            _ = await eventually(.seconds(20)) {
+            _ = await eventually {
                 pid = harness.events.all.last { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }?
                     .params["pid"]?.intValue
                 return pid != nil
@@ -36,7 +37,7 @@ struct RelayPassthroughTests {
 
             // What the scene receives, skipping the coordinator's own notifications.
             var relayed = ""
-            _ = try await eventually(.seconds(10)) {
+            _ = try await eventually {
                 let frame = try #require(try await scene.readFrame())
                 relayed = String(decoding: frame, as: UTF8.self)
                 return relayed.contains(#""method":"echo""#)

@@ -132,7 +132,7 @@ extension RestartTests {
         try await withProcesses(extra: scenes, groups: groups) { harness in
             for scene in ["g1", "g2", "g3"] { _ = try await harness.control.open(scene) }
             kill(try #require(harness.pid(of: "g1-1")), SIGKILL)
-            #expect(try await eventually(.seconds(20)) { try await harness.control.state().instances.allSatisfy { !$0.scene.hasPrefix("g") } })
+            #expect(try await eventually { try await harness.control.state().instances.allSatisfy { !$0.scene.hasPrefix("g") } })
             let reasons = harness.events.all.filter { $0.type == "scene.dismissed" }.compactMap { $0.params["reason"]?.stringValue }
             #expect(reasons.filter { $0 == "restart_intensity" }.count == 3)
         }
@@ -174,13 +174,13 @@ extension RestartTests {
             // The process dies: the behaviour restarts with it.
             kill(first, SIGKILL)
             let second = try await harness.newPid(of: worker, other: first)
-            #expect(await eventually(.seconds(20)) { heard.all == ["start", "start"] })
-            #expect(try await eventually(.seconds(20)) { try await harness.instance(helper)?.phase == "active" })
+            #expect(await eventually { heard.all == ["start", "start"] })
+            #expect(try await eventually { try await harness.instance(helper)?.phase == "active" })
             // The behaviour fails: the process restarts with it.
-            #expect(try await eventually(.seconds(20)) { try await harness.instance(worker)?.phase == "active" })
+            #expect(try await eventually { try await harness.instance(worker)?.phase == "active" })
             _ = try await harness.control.callScene(.instance(helper), method: "end")
             _ = try await harness.newPid(of: worker, other: second)
-            #expect(await eventually(.seconds(20)) { heard.all == ["start", "start", "start"] })
+            #expect(await eventually { heard.all == ["start", "start", "start"] })
         }
     }
 }

@@ -96,7 +96,7 @@ struct SceneProcessTests {
             let pid = try #require(harness.pid(of: id))
             #expect(try await harness.control.dismiss(instance: id, force: true) == [id])
             // The process closes and exits on its own once its connection closes.
-            #expect(await eventually(.seconds(20)) { kill(pid, 0) != 0 })
+            #expect(await eventually { kill(pid, 0) != 0 })
             #expect(!harness.events.all.contains { $0.type == "scene.restarted" })
         }
     }
@@ -129,7 +129,7 @@ struct SceneProcessTests {
             await clock.advance(by: .milliseconds(1))
             #expect(await refusal { _ = try await opening.value } == "launch_timeout")
             let pid = try #require(harness.pid(of: "mute-1"))
-            #expect(await eventually(.seconds(20)) { kill(pid, 0) != 0 })
+            #expect(await eventually { kill(pid, 0) != 0 })
             #expect(try await harness.instance("mute-1") == nil)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SceneFlow
 import SceneJSON
+import SceneTesting
 import SceneWire
 import Testing
 
@@ -146,7 +147,7 @@ extension ScenectlTests {
             #expect(kill(pid, SIGKILL) == 0)
             // Restarted by its policy: the new process shows the old one's end.
             var shown = ""
-            let restarted = await eventually(.seconds(20)) {
+            let restarted = await eventually {
                 shown = (try? await scenectl(["status", "notes-1", "--socket", path]))?.out ?? ""
                 return shown.contains("1 restart") && shown.contains("process: connected")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SceneJSON
+import SceneTesting
 import Testing
 
 extension ScenectlTests {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SceneFlow
 import SceneJSON
+import SceneTesting
 import SceneWire
 import Testing
 
@@ -366,7 +367,7 @@ struct ScenectlTests {
             let pid = try #require(Int32(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
             defer { kill(pid, SIGKILL) }
             #expect(await shell.wait() == 0)
-            #expect(await eventually(.seconds(20)) { !isRunning(pid) })
+            #expect(await eventually { !isRunning(pid) })
         }
     }
 }

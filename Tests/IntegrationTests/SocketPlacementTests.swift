@@ -20,8 +20,8 @@ struct SocketPlacementTests {
     @Test("a second coordinator on a live socket is refused: in use")
     func inUse() async throws {
         _ = try await withServer { server in
-            #expect(throws: SocketPlacementError.inUse(server.path)) {
-                try Coordinator(configuration: CoordinatorConfiguration(socketPath: server.path)) { try SceneRegistry(manifest: .demo, executor: $0) }
+            await #expect(throws: SocketPlacementError.inUse(server.path)) {
+                try await Coordinator(configuration: CoordinatorConfiguration(socketPath: server.path)) { try SceneRegistry(manifest: .demo, executor: $0) }
             }
         }
     }
@@ -44,10 +44,13 @@ struct SocketPlacementTests {
         }
         close(fd)
         #expect(FileManager.default.fileExists(atPath: path))
-        let coordinator = try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
-        defer { coordinator.stop() }
-        let client = try RawClient(path: path)
-        try await client.hello()
+        let coordinator = try await Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) {
+            try SceneRegistry(manifest: .demo, executor: $0)
+        }
+        try await stopping(coordinator) { _ in
+            let client = try RawClient(path: path)
+            try await client.hello()
+        }
         }
     }
 
@@ -56,18 +59,18 @@ struct SocketPlacementTests {
         try await withTemporaryFolder { folder in
             let path = folder.file("demo.sock")
             try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
-            #expect(throws: SocketPlacementError.notASocket(path)) {
-                try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
+            await #expect(throws: SocketPlacementError.notASocket(path)) {
+                try await Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
         }
     }
 
     @Test("a path longer than a Unix socket allows is a clear error")
-    func tooLong() throws {
+    func tooLong() async throws {
         let path = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
-        #expect(throws: SocketPlacementError.pathTooLong(path, limit: 107)) {
-            try Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
+        await #expect(throws: SocketPlacementError.pathTooLong(path, limit: 107)) {
+            try await Coordinator(configuration: CoordinatorConfiguration(socketPath: path)) { try SceneRegistry(manifest: .demo, executor: $0) }
         }
     }
 

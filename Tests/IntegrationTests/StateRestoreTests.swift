@@ -4,6 +4,7 @@ import SceneClient
 import SceneCoordinator
 import SceneCore
 import SceneFlow
+import SceneTesting
 import SceneWire
 import Testing
 
@@ -31,7 +32,7 @@ struct StateRestoreTests {
             _ = try await control.send(.push(["screen": "draft"]), to: "ctl-1")
             control.close()
             // Written within a second of the change, with the processes it runs.
-            #expect(await eventually(.seconds(20)) {
+            #expect(await eventually {
                 let state = saved(folder)
                 return state?.processes.count == 2
                     && state?.snapshot.instances.first { $0.id.description == "ctl-1" }?.flow.path.count == 1
@@ -39,7 +40,7 @@ struct StateRestoreTests {
             let scenePids = try #require(saved(folder)).processes.map(\.pid)
             first.kill()
             // Its scene processes end with it (their parent-death signal).
-            #expect(await eventually(.seconds(20)) { scenePids.allSatisfy { kill($0, 0) != 0 } })
+            #expect(await eventually { scenePids.allSatisfy { kill($0, 0) != 0 } })
 
             // A process group the state file says the previous run left behind.
             let leftover = try ChildProcess(["sleep", "60"], executable: "/usr/bin/setsid", captureOutput: false)
@@ -56,7 +57,7 @@ struct StateRestoreTests {
             #expect(await eventually { !isRunning(leftover.pid) })
             let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
             defer { again.close() }
-            #expect(await eventually(.seconds(20)) {
+            #expect(await eventually {
                 let instances = (try? await again.state().instances) ?? []
                 return instances.count == 2 && instances.allSatisfy { $0.phase == "active" }
             })

@@ -39,6 +39,19 @@ func withTemporaryFolder<T>(_ body: (TemporaryFolder) async throws -> T) async t
     return try await body(folder)
 }
 
+/// Runs `body` with `coordinator`, then stops it (awaiting its end), whether `body`
+/// returned or threw.
+func stopping<R, T>(_ coordinator: Coordinator<R>, _ body: (Coordinator<R>) async throws -> T) async throws -> T {
+    do {
+        let result = try await body(coordinator)
+        await coordinator.stop()
+        return result
+    } catch {
+        await coordinator.stop()
+        throw error
+    }
+}
+
 /// A coordinator serving the demo manifest on a socket in its own folder: a
 /// ``TestCoordinator`` with no control client of its own (these tests count connections).
 /// Use it through ``withServer(manifest:configure:_:)``.
@@ -108,7 +121,7 @@ final class RawClient {
     }
 
     /// Writes every byte, waiting (bounded) while the socket is full.
-    func write(_ bytes: [UInt8], timeout: Duration = .seconds(10)) async throws {
+    func write(_ bytes: [UInt8], timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         var offset = 0
         while offset < bytes.count {
@@ -151,7 +164,7 @@ final class RawClient {
 
     /// The next frame's payload, or nil when the server closed the connection first.
     /// Throws when nothing comes within `timeout`.
-    func readFrame(timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
+    func readFrame(timeout: Duration = .seconds(60)) async throws -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         guard try await fill(4, deadline: deadline) else { return nil }
         let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
@@ -162,7 +175,7 @@ final class RawClient {
     }
 
     /// The next message as JSON; records an issue when the server closes instead.
-    func readMessage(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    func readMessage(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         guard let payload = try await readFrame(timeout: timeout) else {
             Issue.record("the server closed the connection instead of answering", sourceLocation: sourceLocation)
             return .null
@@ -172,7 +185,7 @@ final class RawClient {
 
     /// Whether the server closes the connection within `timeout`, reading and dropping
     /// whatever comes first.
-    func closesWithin(_ timeout: Duration = .seconds(10)) async throws -> Bool {
+    func closesWithin(_ timeout: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         do {
             while true {
@@ -261,7 +274,7 @@ final class ChildProcess {
     }
 
     /// Waits (bounded) for the process to exit; returns its status, or nil on timeout.
-    func wait(timeout: Duration = .seconds(30)) async -> Int32? {
+    func wait(timeout: Duration = .seconds(120)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while isRunning {
             guard ContinuousClock.now < deadline else { return nil }
@@ -281,7 +294,7 @@ final class ChildProcess {
 
     /// Reads standard output until it contains `marker` (bounded, never blocking a
     /// thread); returns what was read, up to and including the marker's line.
-    func readOutput(until marker: String, timeout: Duration = .seconds(30)) async throws -> String {
+    func readOutput(until marker: String, timeout: Duration = .seconds(60)) async throws -> String {
         let fd = outputFD
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
@@ -333,16 +346,6 @@ func scenectl(_ arguments: [String], environment: [String: String] = [:]) async 
     defer { child.kill() }
     let code = await child.wait()
     return (code ?? -1, child.standardOutput, child.standardError)
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condition()
 }
 
 /// Closes `connection` once `timeout` has passed, unless cancelled first: a test that reads

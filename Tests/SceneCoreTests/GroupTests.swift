@@ -3,6 +3,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSync
+import SceneTesting
 import Testing
 
 @Suite("Requirements between scenes, and supervision groups in the manifest")

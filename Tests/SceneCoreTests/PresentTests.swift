@@ -6,12 +6,11 @@ import SceneTesting
 import Testing
 
 /// Waits (bounded) until `id` is active in `registry`.
-private func waitUntilOpen<R: Route>(_ registry: SceneRegistry<R>, _ id: InstanceID) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while await registry.infoIfOpenForTests(id)?.phase != .active {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        try await Task.sleep(for: .milliseconds(1))
-    }
+private func waitUntilOpen<R: Route>(
+    _ registry: SceneRegistry<R>, _ id: InstanceID, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let open = await eventually(sourceLocation: sourceLocation) { await registry.infoIfOpenForTests(id)?.phase == .active }
+    if !open { throw CancellationError() }
 }
 
 extension SceneRegistry {
@@ -67,8 +66,7 @@ struct PresentTests {
         try await registry.dismiss(a)
         #expect(await rejection { try await presenting.value } == .parentDismissed(a))
         #expect(await registry.instance(InstanceID(scene: "b", number: 1)) == nil)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !heard.all.contains("stop"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await eventually { heard.all.contains("stop") })
         // Told before it stops.
         let told = try #require(heard.all.firstIndex(of: "parent dismissed"))
         #expect(told < (heard.all.firstIndex(of: "stop") ?? -1))

@@ -4,12 +4,11 @@ import SceneTesting
 import Testing
 
 /// Waits (bounded) until `count` requests wait for `instance` to open.
-func waitForWaiters(_ registry: SceneRegistry<JSONValue>, _ instance: InstanceID, count: Int) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while await registry.openingWaiters[instance]?.count ?? 0 < count {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        try await Task.sleep(for: .milliseconds(1))
-    }
+func waitForWaiters(
+    _ registry: SceneRegistry<JSONValue>, _ instance: InstanceID, count: Int, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let waiting = await eventually(sourceLocation: sourceLocation) { await registry.openingWaiters[instance]?.count ?? 0 >= count }
+    if !waiting { throw CancellationError() }
 }
 
 @Suite("Opening across the launcher's wait")

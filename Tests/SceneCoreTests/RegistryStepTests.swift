@@ -2,6 +2,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSync
+import SceneTesting
 import Testing
 
 @Suite("Requests in steps")
@@ -93,15 +94,12 @@ struct OpeningWaitTests {
         try await launcher.waitForLaunch(id("main-1"))
         launcher.release(id("main-1"))
         // The instance is active before anyone awaits the joined open's rest.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await registry.info(id("main-1")).phase != .active, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        #expect(await eventually { (try? await registry.info(id("main-1")).phase) == .active })
         // Awaited in a task of its own, so that a wait nobody answers fails the test
         // instead of hanging it.
         let outcome = Locked<OpenOutcome<JSONValue>?>(nil)
         Task { if let result = try? await registry.finish(joined).get() { outcome.withLock { $0 = result } } }
-        while outcome.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await eventually { outcome.withLock { $0 } != nil })
         #expect(outcome.withLock { $0 }?.name == "focused", "the joined open was never answered")
         #expect(try await registry.finish(first).get().name == "opened")
     }

@@ -3,6 +3,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSync
+import SceneTesting
 import Testing
 
 /// `session` ← `editor` ← `preview` (each requires the one before), and a plain window

@@ -81,7 +81,8 @@ struct DecidingSceneTests {
     func decisionFirst() async throws {
         let seen = Locked<[(Screen, [RouteStep<Screen>])]>([])
         let answer = Locked<ScopeAction?>(.present(.sheet))
-        let registry = try registry(Decider(seen: seen, answer: answer))
+        // On a clock that never moves, the decision is awaited however late it comes.
+        let registry = try registry(Decider(seen: seen, answer: answer), time: LoopClock.manual())
         let a = try await registry.open("a").instance.id
         _ = try await #require(await registry.instance(a)).send(.push(.list))
         let outcome = try await registry.route(.detail(1), from: a)

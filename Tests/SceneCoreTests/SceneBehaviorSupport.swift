@@ -2,6 +2,8 @@ import SceneCore
 import SceneFlow
 import SceneSocket
 import SceneSync
+import SceneTesting
+import Testing
 
 // What the in-process behaviour suites share: an app's own route type, behaviours that
 // record, wait, fail or never stop, and a registry that hosts them.
@@ -99,21 +101,43 @@ actor Recorder: SceneBehavior {
 
 /// A gate a test opens: what waits at it goes on.
 final class Gate: Sendable {
-    private let state = Locked<(entered: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, false, []))
+    private struct State {
+        var entered = false
+        var open = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Tests waiting for something to reach the gate.
+        var watchers: [Wake] = []
+    }
+
+    private let state = Locked(State())
 
     func pass() async {
         await withCheckedContinuation { continuation in
-            let through = state.withLock { state -> Bool in
+            let (through, watchers) = state.withLock { state -> (Bool, [Wake]) in
                 state.entered = true
                 if !state.open { state.waiters.append(continuation) }
-                return state.open
+                defer { state.watchers.removeAll() }
+                return (state.open, state.watchers)
             }
+            for watcher in watchers { watcher.resume() }
             if through { continuation.resume() }
         }
     }
 
-    func waitUntilEntered() async {
-        while !state.withLock({ $0.entered }) { try? await Task.sleep(for: .milliseconds(1)) }
+    /// Returns once something has reached the gate, woken by it; a minute without records
+    /// a thread dump and fails the test.
+    func waitUntilEntered(sourceLocation: SourceLocation = #_sourceLocation) async {
+        let entered = await waitForWake(within: .seconds(60)) { wake in
+            let now = state.withLock { state -> Bool in
+                if !state.entered { state.watchers.append(wake) }
+                return state.entered
+            }
+            if now { wake.resume() }
+        }
+        if !entered {
+            let dump = await ThreadDump.record(because: "a gate")
+            Issue.record("nothing reached the gate within a minute; every thread's backtrace: \(dump)", sourceLocation: sourceLocation)
+        }
     }
 
     func open() {
@@ -189,16 +213,6 @@ func typedRegistry(
             SceneDeclaration(id: "plain", kind: .window),
         ],
         behaviors: behaviors, timeouts: timeouts, time: time)
-}
-
-/// Polls `condition` until it holds or `seconds` pass.
-func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
 }
 
 extension SceneRegistry {

@@ -3,6 +3,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSync
+import SceneTesting
 import Testing
 
 func id(_ text: String) -> InstanceID { InstanceID(text)! }
@@ -42,9 +43,10 @@ final class GateLauncher: SceneBacking {
         var waiting: [InstanceID: CheckedContinuation<Bool, Never>] = [:]
         var launches: [InstanceID] = []
         var stopped: [InstanceID] = []
-        var failing: Set<InstanceID> = []
         /// Releases that came before their launch: the launch finishes at once.
         var released: [InstanceID: Bool] = [:]
+        /// Tests waiting for a launch to be held at the gate, by instance.
+        var watchers: [InstanceID: [Wake]] = [:]
     }
 
     private let state = Locked(State())
@@ -54,12 +56,13 @@ final class GateLauncher: SceneBacking {
 
     func launch(_ instance: InstanceID) async throws(RegistryRejection) {
         let started = await withCheckedContinuation { continuation in
-            let early = state.withLock { state -> Bool? in
+            let (early, watchers) = state.withLock { state -> (Bool?, [Wake]) in
                 state.launches.append(instance)
-                if let early = state.released.removeValue(forKey: instance) { return early }
+                if let early = state.released.removeValue(forKey: instance) { return (early, []) }
                 state.waiting[instance] = continuation
-                return nil
+                return (nil, state.watchers.removeValue(forKey: instance) ?? [])
             }
+            for watcher in watchers { watcher.resume() }
             if let early { continuation.resume(returning: early) }
         }
         if !started { throw .launchFailed(instance, detail: "the test failed it") }
@@ -86,12 +89,21 @@ final class GateLauncher: SceneBacking {
         waiter?.resume(returning: succeed)
     }
 
-    /// Waits until `instance` is being launched (bounded).
-    func waitForLaunch(_ instance: InstanceID) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while state.withLock({ $0.waiting[instance] == nil }) {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(1))
+    /// Returns once a launch of `instance` waits at the gate (at once if one does), woken
+    /// by the launch itself; a minute without one records a thread dump and throws.
+    func waitForLaunch(_ instance: InstanceID, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let began = await waitForWake(within: .seconds(60)) { wake in
+            let now = state.withLock { state -> Bool in
+                if state.waiting[instance] != nil { return true }
+                state.watchers[instance, default: []].append(wake)
+                return false
+            }
+            if now { wake.resume() }
+        }
+        guard began else {
+            let dump = await ThreadDump.record(because: "the launch of \(instance)")
+            Issue.record("the launch of \(instance) did not begin within a minute; every thread's backtrace: \(dump)", sourceLocation: sourceLocation)
+            throw CancellationError()
         }
     }
 }

@@ -28,35 +28,35 @@ private actor OnLoop {
 struct LoopExecutorTests {
     @Test("an actor on the loop runs its jobs on the loop thread, in order with the loop's other submitted work")
     func jobsRunOnTheLoop() async throws {
-        let loop = try EventLoop(name: "executor-test")
-        defer { loop.shutdown() }
-        let actor = OnLoop(loop: loop)
-        #expect(await actor.note("from a task"))
-        // Work submitted to the loop and a job enqueued after it run in that order.
-        let done = Locked<[String]>([])
-        loop.execute { actor.assumeIsolated { $0.record("submitted") } }
-        #expect(await actor.note("job"))
-        loop.execute { done.withLock { $0 = actor.assumeIsolated { $0.log } } }
-        #expect(await actor.note("last"))
-        #expect(done.withLock { $0 } == ["from a task", "submitted", "job"])
+        try await withLoop("executor-test") { loop in
+            let actor = OnLoop(loop: loop)
+            #expect(await actor.note("from a task"))
+            // Work submitted to the loop and a job enqueued after it run in that order.
+            let done = Locked<[String]>([])
+            loop.execute { actor.assumeIsolated { $0.record("submitted") } }
+            #expect(await actor.note("job"))
+            loop.execute { done.withLock { $0 = actor.assumeIsolated { $0.log } } }
+            #expect(await actor.note("last"))
+            #expect(done.withLock { $0 } == ["from a task", "submitted", "job"])
+        }
     }
 
     @Test("assumeIsolated holds for the loop's actor anywhere on the loop thread, also outside a job")
     func assumeIsolatedOnTheLoop() async throws {
         let clock = LoopClock.manual()
-        let loop = try EventLoop(name: "executor-test", clock: clock)
-        defer { loop.shutdown() }
-        let actor = OnLoop(loop: loop)
-        let result = Locked<Bool?>(nil)
-        // A timer's work is not a job: only the loop's checkIsolated says where it runs.
-        loop.execute {
-            loop.scheduleOnLoop(after: .milliseconds(1)) {
-                result.withLock { $0 = actor.assumeIsolated { $0.loop.inEventLoop } }
+        try await withLoop("executor-test", clock: clock) { loop in
+            let actor = OnLoop(loop: loop)
+            let result = Locked<Bool?>(nil)
+            // A timer's work is not a job: only the loop's checkIsolated says where it runs.
+            loop.execute {
+                loop.scheduleOnLoop(after: .milliseconds(1)) {
+                    result.withLock { $0 = actor.assumeIsolated { $0.loop.inEventLoop } }
+                }
             }
+            // Returns once the timer, scheduled by work submitted before it, has run.
+            await clock.advance(by: .milliseconds(1))
+            #expect(result.withLock { $0 } == true)
         }
-        // Returns once the timer, scheduled by work submitted before it, has run.
-        await clock.advance(by: .milliseconds(1))
-        #expect(result.withLock { $0 } == true)
     }
 
     @Test("a job enqueued after the loop has stopped still runs, alone, rather than leaving its task suspended")
@@ -64,9 +64,34 @@ struct LoopExecutorTests {
         let loop = try EventLoop(name: "executor-test")
         let actor = OnLoop(loop: loop)
         _ = await actor.note("before")
-        loop.shutdown()
+        await loop.shutdownGracefully()
         #expect(await actor.note("after") == true)
         #expect(await actor.log == ["before", "after"])
+    }
+}
+
+@Suite("Shutting a loop down from a task")
+struct LoopShutdownTests {
+    @Test("shutdownGracefully returns only once the loop has ended: its stop handlers have run and it takes no more work")
+    func returnsOnceEnded() async throws {
+        let loop = try EventLoop(name: "shutdown-test")
+        let stopped = Locked(false)
+        loop.whenStopped { stopped.withLock { $0 = true } }
+        await loop.shutdownGracefully()
+        #expect(stopped.withLock { $0 })
+        #expect(loop.execute {} == false)
+    }
+
+    @Test("every task shutting a loop down returns, those that come after its end at once, and a handler registered then runs")
+    func manyWaiters() async throws {
+        let loop = try EventLoop(name: "shutdown-test")
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { await loop.shutdownGracefully() } }
+        }
+        await loop.shutdownGracefully()
+        let late = Locked(false)
+        loop.whenStopped { late.withLock { $0 = true } }
+        #expect(late.withLock { $0 })
     }
 }
 
@@ -74,15 +99,15 @@ struct LoopExecutorTests {
 struct LoopBoundTests {
     @Test("a value bound on its loop is read there")
     func onTheLoop() async throws {
-        let loop = try EventLoop(name: "bound-test")
-        defer { loop.shutdown() }
-        let read: Int = await withCheckedContinuation { continuation in
-            loop.execute {
-                let bound = LoopBound(41, loop: loop)
-                continuation.resume(returning: bound.value + 1)
+        try await withLoop("bound-test") { loop in
+            let read: Int = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let bound = LoopBound(41, loop: loop)
+                    continuation.resume(returning: bound.value + 1)
+                }
             }
+            #expect(read == 42)
         }
-        #expect(read == 42)
     }
 
     #if compiler(>=6.2)

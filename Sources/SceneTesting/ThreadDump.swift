@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import SceneSocket
+import SceneSync
+
+/// What every thread of this process is doing: the witness a test records when a wait runs
+/// out, so that a hang explains itself.
+///
+/// A wait that runs out has one of two causes, and a dump tells them apart at a glance:
+/// every thread of Swift's cooperative pool busy or blocked (the pool is starved, and the
+/// dump names what holds it), or the pool idle while the awaited work never ran (a
+/// resumption was lost, and nothing will wake the waiter).
+///
+/// - With `gdb` on the `PATH`, a backtrace of every thread (`thread apply all bt`), taken
+///   by attaching to this process in batch mode; Swift names are demangled when
+///   `swift-demangle` is on the `PATH` too.
+/// - Otherwise, or when `gdb` cannot attach, each thread's name, scheduler state and the
+///   kernel function it sleeps in, from `/proc/self/task`.
+/// - `SCENE_THREAD_DUMPS=0` in the environment turns dumps off (``record(because:)``
+///   then only says so).
+public enum ThreadDump {
+    /// Takes a dump now and returns it as text.
+    ///
+    /// - The caller's thread is never blocked: the helper process is awaited by polling.
+    /// - `gdb` is given `timeout`; one that takes longer is killed and the `/proc` summary
+    ///   is given instead.
+    /// - While `gdb` is attached, every thread of the process is stopped (for a few
+    ///   seconds in a large process).
+    public static func capture(timeout: Duration = .seconds(60)) async -> String {
+        if let backtraces = await backtraces(timeout: timeout) { return backtraces }
+        return "(no gdb on the PATH, or it could not attach: the kernel's view of each thread)\n" + kernelView()
+    }
+
+    /// Takes a dump (or reuses one taken in the last `reuse`), writes it to a file in the
+    /// temporary folder, says on standard error where it is, with a one-line summary of
+    /// each thread, and returns the file's path.
+    ///
+    /// - One dump is taken at a time: waits that run out together (they often do, when
+    ///   the same cause held them all) share it.
+    /// - Meant for a test's own wait that has run out: a test then reports the path with
+    ///   its failure.
+    @discardableResult
+    public static func record(because reason: String, reuse: Duration = .seconds(30)) async -> String {
+        guard ProcessInfo.processInfo.environment["SCENE_THREAD_DUMPS"] != "0" else {
+            return "(thread dumps are off: SCENE_THREAD_DUMPS=0)"
+        }
+        let (taking, isNew) = Recorder.shared.dump(reuse: reuse)
+        let path = await taking.value
+        let line = isNew ? "thread dump for \"\(reason)\": \(path)" : "thread dump for \"\(reason)\": \(path) (taken moments before, for another wait)"
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        return path
+    }
+
+    /// The shortest wait whose running out is worth a dump: a shorter one is a test's
+    /// deliberate check that nothing comes, not a guard against a hang.
+    public static let worthwhileAfter: Duration = .seconds(5)
+
+    /// ``record(because:reuse:)`` when a wait of `waited` has run out and is at least
+    /// ``worthwhileAfter``, as a clause to add to the failure (", every thread's backtrace:
+    /// PATH"); an empty string otherwise.
+    package static func clause(afterWaiting waited: Duration, for reason: String) async -> String {
+        guard waited >= worthwhileAfter else { return "" }
+        return "; every thread's backtrace: " + (await record(because: reason))
+    }
+
+    // MARK: Taking one
+
+    private final class Recorder: Sendable {
+        static let shared = Recorder()
+
+        private struct State {
+            var latest: (taken: ContinuousClock.Instant, dump: Task<String, Never>)?
+            var count = 0
+        }
+
+        private let state = Locked(State())
+
+        /// The dump to wait for, and whether it is a new one.
+        func dump(reuse: Duration) -> (Task<String, Never>, Bool) {
+            state.withLock { state in
+                if let latest = state.latest, ContinuousClock.now - latest.taken < reuse { return (latest.dump, false) }
+                state.count += 1
+                let number = state.count
+                let dump = Task { await Recorder.write(number: number) }
+                state.latest = (ContinuousClock.now, dump)
+                return (dump, true)
+            }
+        }
+
+        private static func write(number: Int) async -> String {
+            let text = await ThreadDump.capture()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scene-thread-dumps")
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("\(getpid())-\(number).txt")
+            do {
+                try Data(text.utf8).write(to: file)
+            } catch {
+                return "(the dump could not be written to \(file.path): \(error))"
+            }
+            FileHandle.standardError.write(Data(ThreadDump.summary(of: text).utf8))
+            return file.path
+        }
+    }
+
+    // MARK: Backtraces from gdb
+
+    /// Every thread's backtrace, or nil when gdb is missing or gives none.
+    private static func backtraces(timeout: Duration) async -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"]
+        guard let gdb = SpawnedProcess.executable("gdb", path: path) else { return nil }
+        let folder = FileManager.default.temporaryDirectory.path
+        let raw = "\(folder)/scene-thread-dump-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).txt"
+        defer { unlink(raw) }
+        let arguments = [
+            "-p", "\(getpid())", "-batch", "-nx", "-q", "-ex", "set print frame-arguments none",
+            "-ex", "set print thread-events off", "-ex", "thread apply all bt",
+        ]
+        guard await run(gdb, arguments, output: raw, timeout: timeout),
+            let text = try? String(contentsOfFile: raw, encoding: .utf8), text.contains("Thread ")
+        else { return nil }
+        guard let demangler = SpawnedProcess.executable("swift-demangle", path: path) else { return text }
+        let demangled = raw + ".swift"
+        defer { unlink(demangled) }
+        guard await run(demangler, ["--simplified"], input: raw, output: demangled, timeout: timeout),
+            let readable = try? String(contentsOfFile: demangled, encoding: .utf8), !readable.isEmpty
+        else { return text }
+        return readable
+    }
+
+    /// Runs `executable` with `arguments`, standard input from `input` (else none) and
+    /// standard output and error into `output`; true when it exited 0 within `timeout`.
+    private static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, output: String, timeout: Duration
+    ) async -> Bool {
+        let out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard out >= 0 else { return false }
+        defer { close(out) }
+        var environment = ProcessInfo.processInfo.environment
+        if let input { environment["SCENE_DUMP_INPUT"] = input }
+        let pid: Int32
+        do {
+            if input != nil {
+                // The demangler reads standard input: a shell gives it the file.
+                pid = try Processes.spawn(
+                    "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" < \"$SCENE_DUMP_INPUT\"", executable] + arguments,
+                    environment: environment, output: out, errors: out)
+            } else {
+                pid = try Processes.spawn(executable, arguments: arguments, environment: environment, output: out, errors: out)
+            }
+        } catch {
+            return false
+        }
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                return false
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return status & 0x7f == 0 && (status >> 8) & 0xff == 0
+    }
+
+    // MARK: The kernel's view
+
+    /// Each thread's id, name, state and wait channel, from `/proc/self/task`.
+    private static func kernelView() -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var lines: [String] = []
+        for task in tasks.sorted(by: { (Int($0) ?? 0) < (Int($1) ?? 0) }) {
+            let folder = "/proc/self/task/\(task)"
+            func read(_ name: String) -> String {
+                ((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let state = Processes.statFields(of: Int32(task) ?? 0).flatMap { $0.first.map(String.init) } ?? "?"
+            lines.append("thread \(task) \"\(read("comm"))\" state \(state) waiting in \(read("wchan"))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per thread: its name and the first frames that are not the system's own
+    /// waiting machinery.
+    static func summary(of dump: String) -> String {
+        var lines: [String] = []
+        for block in dump.components(separatedBy: "\nThread ").dropFirst() {
+            let rows = block.split(separator: "\n")
+            guard let head = rows.first else { continue }
+            let name = head.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
+            let frames = rows.dropFirst().compactMap(function(inFrame:))
+            lines.append("  \(name): " + frames.prefix(4).joined(separator: " < "))
+        }
+        if lines.isEmpty { return dump }
+        return "\(lines.count) threads:\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The function a gdb frame line names (`#3  0x… in FUNCTION (ARGS) at FILE:LINE`),
+    /// or nil for a line that is not a frame.
+    static func function(inFrame row: Substring) -> String? {
+        guard row.hasPrefix("#"), let space = row.firstIndex(of: " ") else { return nil }
+        var text = row[space...].drop { $0 == " " }
+        if text.hasPrefix("0x"), let range = text.range(of: " in ") { text = text[range.upperBound...] }
+        for marker in [" at ", " from "] {
+            if let range = text.range(of: marker, options: .backwards) { text = text[..<range.lowerBound] }
+        }
+        // The argument list is the last parenthesised group.
+        if text.hasSuffix(")"), let open = text.range(of: " (", options: .backwards) { text = text[..<open.lowerBound] }
+        return String(text)
+    }
+}
