@@ -35,9 +35,9 @@ extension Manifest {
         }
         """#
 
-    /// The demo app's manifest, loaded.
-    public static var demo: Manifest {
-        // The text above is part of the library and tested; it always loads.
-        try! Manifest.load(from: Data(demoText.utf8))
-    }
+    /// The demo app's manifest, loaded (once per process: a manifest is a value).
+    public static var demo: Manifest { loadedDemo }
+
+    // The text above is part of the library and tested; it always loads.
+    private static let loadedDemo = try! Manifest.load(from: Data(demoText.utf8))
 }

@@ -21,8 +21,16 @@ struct SchemaValidator {
         "minLength",
     ]
 
-    /// Loads every schema in `Protocols/schemas`.
+    /// Every schema in `Protocols/schemas`, read once per test process (the vectors' many
+    /// cases share them).
     static func load() throws -> SchemaValidator {
+        try loaded.get()
+    }
+
+    private static let loaded = Result { try read() }
+
+    /// Reads every schema in `Protocols/schemas`.
+    private static func read() throws -> SchemaValidator {
         let folder = protocolsFolder.appendingPathComponent("schemas")
         var schemas: [String: JSONValue] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".json") {
