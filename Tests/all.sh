@@ -10,11 +10,12 @@
 # has the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Tests/test-flags.sh
 started=$SECONDS
 step() { echo; echo "== $1 ($(( SECONDS - started )) s so far)"; }
 
 step "test suites"
-swift test
+swift test "${swift_test_flags[@]}"
 
 step "fuzzing, ${FUZZ_SECONDS:-60} s per target"
 for target in wire manifest links intents; do

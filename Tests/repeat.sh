@@ -16,6 +16,7 @@
 # failed and which tests failed how often. Exits 1 when any run failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Tests/test-flags.sh
 
 sanitizer=""
 arguments=()
@@ -34,7 +35,7 @@ if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]] || (( ${#arguments[@]} > 2 )); then
 fi
 
 build=(swift build --build-tests)
-test=(swift test --skip-build)
+test=(swift test --skip-build "${swift_test_flags[@]}")
 if [[ -n "$sanitizer" ]]; then
     # The same options as Tests/sanitize.sh: a report is an error.
     export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"

@@ -5,6 +5,7 @@
 # plain build is left alone. See RELIABILITY.md for what each covers here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Tests/test-flags.sh
 sanitizer="${1:?usage: Tests/sanitize.sh thread|address}"
 case "$sanitizer" in
 thread | address) ;;
@@ -15,4 +16,4 @@ esac
 # one Foundation bug is suppressed (Tests/asan.supp says which and why).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="detect_leaks=0 suppressions=$PWD/Tests/asan.supp ${ASAN_OPTIONS:-}"
-swift test --sanitize="$sanitizer" --scratch-path ".build/$sanitizer"
+swift test "${swift_test_flags[@]}" --sanitize="$sanitizer" --scratch-path ".build/$sanitizer"

@@ -200,9 +200,14 @@ actor Broken: SceneBehavior {
     func start(in context: SceneContext<Screen>) async throws { throw NoDisk() }
 }
 
+/// Timeouts no test waits out by accident: a test of a timeout gives its own, on a manual
+/// clock. (The standard 3 s to answer a close, on a machine busy with the whole suite
+/// under a sanitizer, could count a late refusal as consent.)
+let patient = SceneTimeouts(start: .seconds(300), call: .seconds(300), close: .seconds(300))
+
 /// A registry of two in-process window scenes, `a` and `b`, and one virtual window, `plain`.
 func typedRegistry(
-    restart: RestartPolicy = .standard, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
+    restart: RestartPolicy = .standard, timeouts: SceneTimeouts = patient, time: (any TimeSource)? = nil,
     behaviors: [String: SceneBehaviorFactory<Screen>]
 ) throws -> SceneRegistry<Screen> {
     try SceneRegistry<Screen>(
