@@ -116,7 +116,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneCore", "SceneFlow", "SceneJSON"],
+            name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore"], swiftSettings: strictSwift),

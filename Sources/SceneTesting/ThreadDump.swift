@@ -26,10 +26,29 @@ public enum ThreadDump {
     ///   is given instead.
     /// - While `gdb` is attached, every thread of the process is stopped (for a few
     ///   seconds in a large process).
+    /// - One dump is taken at a time in a process (a process has one tracer at a time):
+    ///   a capture asked for while another runs is taken after it.
     public static func capture(timeout: Duration = .seconds(60)) async -> String {
-        if let backtraces = await backtraces(timeout: timeout) { return backtraces }
-        return "(no gdb on the PATH, or it could not attach: the kernel's view of each thread)\n" + kernelView()
+        await capture(of: getpid(), timeout: timeout)
     }
+
+    /// ``capture(timeout:)`` of process `pid` (a child of this one, or this one).
+    package static func capture(of pid: Int32, timeout: Duration = .seconds(60)) async -> String {
+        let mine = latestCapture.withLock { latest -> Task<String, Never> in
+            let previous = latest
+            let capture = Task {
+                _ = await previous?.value
+                if let backtraces = await backtraces(of: pid, timeout: timeout) { return backtraces }
+                return "(no gdb on the PATH, or it could not attach: the kernel's view of each thread)\n" + kernelView(of: pid)
+            }
+            latest = capture
+            return capture
+        }
+        return await mine.value
+    }
+
+    /// The capture asked for last: the next one starts once it is done.
+    private static let latestCapture = Locked<Task<String, Never>?>(nil)
 
     /// Takes a dump (or reuses one taken in the last `reuse`), writes it to a file in the
     /// temporary folder, says on standard error where it is, with a one-line summary of
@@ -44,11 +63,7 @@ public enum ThreadDump {
         guard ProcessInfo.processInfo.environment["SCENE_THREAD_DUMPS"] != "0" else {
             return "(thread dumps are off: SCENE_THREAD_DUMPS=0)"
         }
-        let (taking, isNew) = Recorder.shared.dump(reuse: reuse)
-        let path = await taking.value
-        let line = isNew ? "thread dump for \"\(reason)\": \(path)" : "thread dump for \"\(reason)\": \(path) (taken moments before, for another wait)"
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-        return path
+        return await Recorder.shared.record(because: reason, reuse: reuse)
     }
 
     /// The shortest wait whose running out is worth a dump: a shorter one is a test's
@@ -65,8 +80,12 @@ public enum ThreadDump {
 
     // MARK: Taking one
 
-    private final class Recorder: Sendable {
-        static let shared = Recorder()
+    /// Takes dumps for waits that ran out, shares one among waits that run out together,
+    /// and writes each to a file of its own.
+    package final class Recorder: Sendable {
+        static let shared = Recorder(folder: FileManager.default.temporaryDirectory.appendingPathComponent("scene-thread-dumps").path) {
+            await ThreadDump.capture()
+        }
 
         private struct State {
             var latest: (taken: ContinuousClock.Instant, dump: Task<String, Never>)?
@@ -74,51 +93,71 @@ public enum ThreadDump {
         }
 
         private let state = Locked(State())
+        private let folder: String
+        private let take: @Sendable () async -> String
+
+        /// A recorder that writes what `take` gives into files in `folder`.
+        package init(folder: String, take: @escaping @Sendable () async -> String) {
+            self.folder = folder
+            self.take = take
+        }
+
+        /// ``ThreadDump/record(because:reuse:)``.
+        package func record(because reason: String, reuse: Duration) async -> String {
+            let (taking, isNew) = dump(reuse: reuse)
+            let path = await taking.value
+            let line = "thread dump for \"\(reason)\": \(path)" + (isNew ? "" : " (taken moments before, for another wait)")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            return path
+        }
 
         /// The dump to wait for, and whether it is a new one.
-        func dump(reuse: Duration) -> (Task<String, Never>, Bool) {
+        private func dump(reuse: Duration) -> (Task<String, Never>, Bool) {
             state.withLock { state in
                 if let latest = state.latest, ContinuousClock.now - latest.taken < reuse { return (latest.dump, false) }
                 state.count += 1
                 let number = state.count
-                let dump = Task { await Recorder.write(number: number) }
+                let dump = Task { await self.write(number: number) }
                 state.latest = (ContinuousClock.now, dump)
                 return (dump, true)
             }
         }
 
-        private static func write(number: Int) async -> String {
-            let text = await ThreadDump.capture()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scene-thread-dumps")
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let file = folder.appendingPathComponent("\(getpid())-\(number).txt")
+        private func write(number: Int) async -> String {
+            let text = await take()
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let file = "\(folder)/\(getpid())-\(number).txt"
             do {
-                try Data(text.utf8).write(to: file)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
             } catch {
-                return "(the dump could not be written to \(file.path): \(error))"
+                return "(the dump could not be written to \(file): \(error))"
             }
             FileHandle.standardError.write(Data(ThreadDump.summary(of: text).utf8))
-            return file.path
+            return file
         }
     }
 
     // MARK: Backtraces from gdb
 
     /// Every thread's backtrace, or nil when gdb is missing or gives none.
-    private static func backtraces(timeout: Duration) async -> String? {
+    private static func backtraces(of pid: Int32, timeout: Duration) async -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"]
         guard let gdb = SpawnedProcess.executable("gdb", path: path) else { return nil }
         let folder = FileManager.default.temporaryDirectory.path
-        let raw = "\(folder)/scene-thread-dump-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).txt"
+        let raw = "\(folder)/scene-thread-dump-\(pid)-\(UInt64.random(in: 0...UInt64.max)).txt"
         defer { unlink(raw) }
         let arguments = [
-            "-p", "\(getpid())", "-batch", "-nx", "-q", "-ex", "set print frame-arguments none",
+            "-p", "\(pid)", "-batch", "-nx", "-q", "-iex", "set complaints 0", "-ex", "set print frame-arguments none",
             "-ex", "set print thread-events off", "-ex", "thread apply all bt",
         ]
-        guard await run(gdb, arguments, output: raw, timeout: timeout),
-            let text = try? String(contentsOfFile: raw, encoding: .utf8), text.contains("Thread ")
+        guard await run(gdb, arguments, output: raw, quiet: true, timeout: timeout),
+            let whole = try? String(contentsOfFile: raw, encoding: .utf8), let first = whole.range(of: "\nThread ")
         else { return nil }
-        guard let demangler = SpawnedProcess.executable("swift-demangle", path: path) else { return text }
+        // What gdb says before the first thread is about itself (threads and symbols it found).
+        let text = "Thread " + whole[first.upperBound...]
+        guard let demangler = SpawnedProcess.executable("swift-demangle", path: path),
+            (try? Data(text.utf8).write(to: URL(fileURLWithPath: raw))) != nil
+        else { return text }
         let demangled = raw + ".swift"
         defer { unlink(demangled) }
         guard await run(demangler, ["--simplified"], input: raw, output: demangled, timeout: timeout),
@@ -127,14 +166,18 @@ public enum ThreadDump {
         return readable
     }
 
-    /// Runs `executable` with `arguments`, standard input from `input` (else none) and
-    /// standard output and error into `output`; true when it exited 0 within `timeout`.
+    /// Runs `executable` with `arguments`, standard input from `input` (else none),
+    /// standard output into `output` and standard error there too, or away when `quiet`;
+    /// true when it exited 0 within `timeout`.
     private static func run(
-        _ executable: String, _ arguments: [String], input: String? = nil, output: String, timeout: Duration
+        _ executable: String, _ arguments: [String], input: String? = nil, output: String, quiet: Bool = false,
+        timeout: Duration
     ) async -> Bool {
         let out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard out >= 0 else { return false }
         defer { close(out) }
+        let errors = quiet ? open("/dev/null", O_WRONLY | O_CLOEXEC) : out
+        defer { if quiet, errors >= 0 { close(errors) } }
         var environment = ProcessInfo.processInfo.environment
         if let input { environment["SCENE_DUMP_INPUT"] = input }
         let pid: Int32
@@ -143,9 +186,9 @@ public enum ThreadDump {
                 // The demangler reads standard input: a shell gives it the file.
                 pid = try Processes.spawn(
                     "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" < \"$SCENE_DUMP_INPUT\"", executable] + arguments,
-                    environment: environment, output: out, errors: out)
+                    environment: environment, output: out, errors: errors)
             } else {
-                pid = try Processes.spawn(executable, arguments: arguments, environment: environment, output: out, errors: out)
+                pid = try Processes.spawn(executable, arguments: arguments, environment: environment, output: out, errors: errors)
             }
         } catch {
             return false
@@ -165,12 +208,12 @@ public enum ThreadDump {
 
     // MARK: The kernel's view
 
-    /// Each thread's id, name, state and wait channel, from `/proc/self/task`.
-    private static func kernelView() -> String {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    /// Each thread's id, name, state and wait channel, from `/proc/PID/task`.
+    private static func kernelView(of pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         var lines: [String] = []
         for task in tasks.sorted(by: { (Int($0) ?? 0) < (Int($1) ?? 0) }) {
-            let folder = "/proc/self/task/\(task)"
+            let folder = "/proc/\(pid)/task/\(task)"
             func read(_ name: String) -> String {
                 ((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8)) ?? "?")
                     .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -181,20 +224,28 @@ public enum ThreadDump {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One line per thread: its name and the first frames that are not the system's own
-    /// waiting machinery.
+    /// One line per thread: its name, the function it is in, and the first three frames
+    /// below that are not the system's own machinery (names that begin with `_`, the
+    /// futex and thread plumbing).
     static func summary(of dump: String) -> String {
         var lines: [String] = []
-        for block in dump.components(separatedBy: "\nThread ").dropFirst() {
+        for block in ("\n" + dump).components(separatedBy: "\nThread ").dropFirst() {
             let rows = block.split(separator: "\n")
             guard let head = rows.first else { continue }
             let name = head.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
             let frames = rows.dropFirst().compactMap(function(inFrame:))
-            lines.append("  \(name): " + frames.prefix(4).joined(separator: " < "))
+            guard let top = frames.first else { continue }
+            let telling = frames.dropFirst().filter { !$0.hasPrefix("_") && !plumbing.contains($0) }.prefix(3)
+            lines.append("  \(name): \(top)" + (telling.isEmpty ? "" : " … " + telling.joined(separator: " < ")))
         }
         if lines.isEmpty { return dump }
         return "\(lines.count) threads:\n" + lines.joined(separator: "\n") + "\n"
     }
+
+    /// Frames of the C library's and the kernel's waiting and threading machinery.
+    private static let plumbing: Set<String> = [
+        "do_futex_wait", "syscall", "clone3", "clone", "start_thread", "epoll_wait", "do_system", "nanosleep",
+    ]
 
     /// The function a gdb frame line names (`#3  0x… in FUNCTION (ARGS) at FILE:LINE`),
     /// or nil for a line that is not a frame.

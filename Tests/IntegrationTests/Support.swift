@@ -141,18 +141,23 @@ final class RawClient {
 
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    /// Reads until at least `count` bytes are buffered; false on EOF or timeout.
+    /// Reads until at least `count` bytes are buffered; false on EOF, throws on timeout.
+    /// Polls ever less often while nothing comes (1 ms, doubling up to 16 ms), so that
+    /// many waiting clients do not keep the cooperative pool busy.
     private func fill(_ count: Int, deadline: ContinuousClock.Instant) async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
+        var pause = Duration.milliseconds(1)
         while buffer.count < count {
             let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if got > 0 {
                 buffer += chunk[..<got]
+                pause = .milliseconds(1)
             } else if got == 0 {
                 return false
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 guard ContinuousClock.now < deadline else { throw SocketError("recv", code: ETIMEDOUT) }
-                try await Task.sleep(for: .milliseconds(1))
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(16))
             } else if errno == ECONNRESET {
                 return false
             } else {
@@ -174,9 +179,18 @@ final class RawClient {
         return payload
     }
 
-    /// The next message as JSON; records an issue when the server closes instead.
+    /// The next message as JSON; records an issue when the server closes instead, and a
+    /// thread dump with the error when nothing comes within `timeout`.
     func readMessage(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        guard let payload = try await readFrame(timeout: timeout) else {
+        let frame: [UInt8]?
+        do {
+            frame = try await readFrame(timeout: timeout)
+        } catch let error as SocketError where error.code == ETIMEDOUT {
+            let dump = await ThreadDump.clause(afterWaiting: timeout, for: "an answer at \(sourceLocation)")
+            Issue.record("no answer within \(timeout)\(dump)", sourceLocation: sourceLocation)
+            throw error
+        }
+        guard let payload = frame else {
             Issue.record("the server closed the connection instead of answering", sourceLocation: sourceLocation)
             return .null
         }
