@@ -31,4 +31,12 @@ struct DocumentedTestStoreExamples {
         await store.assert(\.focused, main.id)
         await store.finish()
     }
+
+    @Test("an instance dismissed in the background leaves the registry's state")
+    func dismissedMeanwhile() async throws {
+        let registry = try SceneRegistry(manifest: .demo)
+        let main = try await registry.open("main").instance.id
+        Task { _ = try await registry.dismiss(main) }
+        #expect(await eventually { await registry.state().instances.isEmpty })
+    }
 }
