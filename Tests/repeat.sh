@@ -45,12 +45,15 @@ if [[ -n "$sanitizer" ]]; then
 fi
 [[ -n "$filter" ]] && test+=(--filter "$filter")
 
-echo "repeat: building${sanitizer:+ under the ${sanitizer} sanitizer}"
-"${build[@]}" >/dev/null
-
 logs=.build/repeat
 rm -rf "$logs"
 mkdir -p "$logs"
+echo "repeat: building${sanitizer:+ under the ${sanitizer} sanitizer}"
+if ! "${build[@]}" >"$logs/build.log" 2>&1; then
+    tail -40 "$logs/build.log"
+    echo "repeat: the build failed (whole output: $logs/build.log)"
+    exit 1
+fi
 failed_runs=0
 declare -A failures=()
 for (( run = 1; run <= runs; run++ )); do
@@ -62,16 +65,22 @@ for (( run = 1; run <= runs; run++ )); do
     fi
     failed_runs=$(( failed_runs + 1 ))
     echo "run $run of $runs: FAILED in $(( SECONDS - started )) s (whole output: $log)"
-    # Swift Testing marks a failing test and each issue it recorded with ✘; a sanitizer's
-    # report or a crash has no such line, so the log's tail says what happened.
-    if grep -q '✘ Test .* failed' "$log"; then
-        grep '✘' "$log" | grep -v '✘ Suite\|✘ Test run' | sed 's/^/    /'
-        while IFS= read -r name; do
-            failures["$name"]=$(( ${failures["$name"]:-0} + 1 ))
-        done < <(grep -o '✘ Test "[^"]*"\( with [0-9]* test cases\)\? failed' "$log" | sed 's/^✘ Test //; s/ failed$//')
-    else
+    # Swift Testing marks each issue and each failing test with ✘, and ends a run that it
+    # finished with "Test run with N tests …". A run without that line was cut short (a
+    # sanitizer's report, a crash), and its log's tail says how.
+    grep '✘' "$log" | grep -v '✘ Suite\|✘ Test run' | sed 's/^/    /' || true
+    names=$(grep '✘ Test .* failed after' "$log" | sed -E 's/^✘ Test //; s/ failed after .*$//; s/ with [0-9]+ test cases?$//' || true)
+    while IFS= read -r name; do
+        [[ -n "$name" ]] && failures["$name"]=$(( ${failures["$name"]:-0} + 1 ))
+    done <<<"$names"
+    if ! grep -q 'Test run with [0-9]* tests\? in' "$log"; then
         tail -40 "$log" | sed 's/^/    /'
-        failures["(no test failed: the run ended early, see its log)"]=$(( ${failures["(no test failed: the run ended early, see its log)"]:-0} + 1 ))
+        early="(the run ended early: a crash or a sanitizer's report, see its log)"
+        failures["$early"]=$(( ${failures["$early"]:-0} + 1 ))
+    elif [[ -z "$names" ]]; then
+        tail -20 "$log" | sed 's/^/    /'
+        other="(no test failed, yet the run did: see its log)"
+        failures["$other"]=$(( ${failures["$other"]:-0} + 1 ))
     fi
 done
 

@@ -39,13 +39,15 @@ public final class Coordinator<R: Route>: Sendable {
     ///   read, applied and answered there in one turn.
     /// - `launcher`: the one the registry is made with, for process-backed scenes (see
     ///   ``start(manifest:behaviors:closePolicy:configuration:restoring:)``, which makes both).
-    /// - Throws: what `registry` throws, or `SocketPlacementError` when the path is too
-    ///   long, another server answers there, or the socket cannot be bound. The loop is
+    /// - Throws: what `registry` throws, `RegistryRestoreError` when `snapshot` does not
+    ///   fit, `SocketPlacementError` when the path is too long, another server answers
+    ///   there, or the socket cannot be bound, or ``CoordinatorSetupError``. The loop is
     ///   stopped again on failure.
     /// - `snapshot`: restored into the registry before the socket is bound (see
     ///   `SceneRegistry.restore(_:)`).
-    /// - The set-up that must happen on the loop thread is awaited there: the caller's
-    ///   thread is never blocked, so it may be a task's.
+    /// - The set-up that must happen on the loop thread is awaited, never waited for with
+    ///   the caller's thread held, so the caller may be a task (the registry and the
+    ///   journal's file are made on the caller's thread).
     public init(
         configuration: CoordinatorConfiguration, launcher: ProcessLauncher? = nil,
         restoring snapshot: RegistrySnapshot<R>? = nil,
@@ -163,6 +165,9 @@ public final class Coordinator<R: Route>: Sendable {
     /// Stops serving: closes every connection and the listener, then the loop; returns
     /// once the loop has ended (every scene process it started killed and reaped, the
     /// socket file removed), without blocking the caller's thread.
+    ///
+    /// - Called on the loop thread itself (a task that prefers it), it returns once the
+    ///   stop is asked for: the loop cannot end while it waits.
     public func stop() async {
         loop.execute { [server] in server.value.close() }
         await loop.shutdownGracefully()

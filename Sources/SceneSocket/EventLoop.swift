@@ -54,10 +54,15 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopHandlers = Locked<StopHandlers>(StopHandlers())
 
-    /// What runs once the loop has stopped, and whether that moment has passed.
+    /// What runs once the loop has stopped, who waits for its end, and how far it is.
     private struct StopHandlers {
         var handlers: [@Sendable () -> Void] = []
+        /// Every handler registered on time has run.
         var ran = false
+        /// Tasks waiting in ``shutdownGracefully()``.
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The loop thread has done its last work.
+        var ended = false
     }
     /// Where jobs run once the loop thread has ended.
     private let afterStop: DispatchQueue
@@ -170,9 +175,12 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         confined.turnEndHandlers.append(handler)
     }
 
-    /// Runs `handler` (on the loop thread) once the loop has stopped: everything it had
-    /// queued is flushed and every descriptor closed. Registered after the loop has
-    /// stopped, it runs at once, on the caller's thread.
+    /// Runs `handler` once the loop has stopped: everything it had queued is flushed and
+    /// every descriptor closed.
+    ///
+    /// - Registered before that, it runs on the loop thread, in the order of registration.
+    /// - Registered once every handler has run, it runs at once, on the caller's thread
+    ///   (where the loop's own values can no longer be reached).
     public func whenStopped(_ handler: @escaping @Sendable () -> Void) {
         let ended = stopHandlers.withLock { state -> Bool in
             if !state.ran { state.handlers.append(handler) }
@@ -193,20 +201,22 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         if !inEventLoop { finished.wait() }
     }
 
-    /// Stops the loop as ``shutdown()`` does, and returns once its thread has ended,
-    /// without blocking the caller's thread: the loop resumes the caller as it ends.
+    /// Stops the loop as ``shutdown()`` does, and returns once the loop thread has done
+    /// all its work (its descriptors closed, its stop handlers run), without blocking the
+    /// caller's thread: the loop resumes the caller as its last act.
     ///
-    /// - Called on the loop thread (from a task that prefers the loop), it returns at once
-    ///   after asking the loop to stop: the loop cannot end while one of its own jobs waits.
-    /// - Any number of callers may wait; each returns once the loop has ended.
+    /// - Called on the loop thread (from a task that prefers the loop, or an actor of the
+    ///   loop), it returns at once after asking the loop to stop: the loop cannot end while
+    ///   one of its own jobs waits.
+    /// - Any number of callers may wait; each returns once the loop has ended, at once if
+    ///   it has.
     public func shutdownGracefully() async {
         beginShutdown()
         if inEventLoop { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ended = stopHandlers.withLock { state -> Bool in
-                if state.ran { return true }
-                state.handlers.append { continuation.resume() }
-                return false
+                if !state.ended { state.endWaiters.append(continuation) }
+                return state.ended
             }
             if ended { continuation.resume() }
         }
@@ -332,17 +342,27 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         confined.handlers.removeAll()
         close(epoll)
         close(wake)
-        // Handlers registered from here on run at once, where they are registered.
-        let handlers = stopHandlers.withLock { state in
-            state.ran = true
-            defer { state.handlers.removeAll() }
-            return state.handlers
+        // Handlers registered while these run are run here too, in order; only once none
+        // is left do later ones run where they are registered.
+        while true {
+            let handlers = stopHandlers.withLock { state in
+                if state.handlers.isEmpty { state.ran = true }
+                defer { state.handlers.removeAll() }
+                return state.handlers
+            }
+            if handlers.isEmpty { break }
+            for handler in handlers { handler() }
         }
-        for handler in handlers { handler() }
         loopThread.store(0, ordering: .releasing)
         // From here on, jobs enqueued since the door closed run, one at a time.
         afterStop.activate()
         finished.signal()
+        let waiters = stopHandlers.withLock { state in
+            state.ended = true
+            defer { state.endWaiters.removeAll() }
+            return state.endWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// The submitted work, or nil (and the door closed) when there is none.

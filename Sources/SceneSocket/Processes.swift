@@ -27,6 +27,12 @@ public enum Processes {
         return pid
     }
 
+    /// Lets a debugger this process starts attach to it (for a thread dump), where the
+    /// kernel restricts tracing to a process's own descendants; harmless where it does not.
+    package static func allowTracing() {
+        _ = scene_allow_tracing()
+    }
+
     /// Everything readable from `fd` until its end, blocking (the descriptor is made
     /// blocking first).
     public static func readToEnd(_ fd: Int32) -> [UInt8] {

@@ -108,7 +108,10 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
                 Issue.record("events up to seq \(target) did not arrive within \(timeout)\(dump)", sourceLocation: sourceLocation)
                 return []
             }
-            try? await Task.sleep(for: pause)
+            guard (try? await Task.sleep(for: pause)) != nil else {
+                Issue.record("the wait for events up to seq \(target) was cancelled", sourceLocation: sourceLocation)
+                return []
+            }
             pause = min(pause * 2, .milliseconds(20))
         }
         return shared.state.withLock { state in
@@ -146,7 +149,10 @@ public final class RegistryEventRecorder<R: Route>: Sendable {
                 Issue.record("no event within \(timeout)\(dump)", sourceLocation: sourceLocation)
                 return nil
             }
-            try? await Task.sleep(for: pause)
+            guard (try? await Task.sleep(for: pause)) != nil else {
+                Issue.record("the wait for an event was cancelled", sourceLocation: sourceLocation)
+                return nil
+            }
             pause = min(pause * 2, .milliseconds(20))
         }
     }

@@ -16,8 +16,8 @@ import SceneSync
 ///   `swift-demangle` is on the `PATH` too.
 /// - Otherwise, or when `gdb` cannot attach, each thread's name, scheduler state and the
 ///   kernel function it sleeps in, from `/proc/self/task`.
-/// - `SCENE_THREAD_DUMPS=0` in the environment turns dumps off (``record(because:)``
-///   then only says so).
+/// - `SCENE_THREAD_DUMPS=0` in the environment turns dumps off
+///   (``record(because:reuse:)`` then only says so).
 public enum ThreadDump {
     /// Takes a dump now and returns it as text.
     ///
@@ -25,14 +25,16 @@ public enum ThreadDump {
     /// - `gdb` is given `timeout`; one that takes longer is killed and the `/proc` summary
     ///   is given instead.
     /// - While `gdb` is attached, every thread of the process is stopped (for a few
-    ///   seconds in a large process).
+    ///   seconds in a large process): the tests running beside the one whose wait ran out
+    ///   lose that much real time.
     /// - One dump is taken at a time in a process (a process has one tracer at a time):
     ///   a capture asked for while another runs is taken after it.
     public static func capture(timeout: Duration = .seconds(60)) async -> String {
         await capture(of: getpid(), timeout: timeout)
     }
 
-    /// ``capture(timeout:)`` of process `pid` (a child of this one, or this one).
+    /// ``capture(timeout:)`` of process `pid`: this one, or one of its children (the
+    /// kernel may keep a debugger from attaching to others: then their `/proc` view).
     package static func capture(of pid: Int32, timeout: Duration = .seconds(60)) async -> String {
         let mine = latestCapture.withLock { latest -> Task<String, Never> in
             let previous = latest
@@ -71,8 +73,8 @@ public enum ThreadDump {
     public static let worthwhileAfter: Duration = .seconds(5)
 
     /// ``record(because:reuse:)`` when a wait of `waited` has run out and is at least
-    /// ``worthwhileAfter``, as a clause to add to the failure (", every thread's backtrace:
-    /// PATH"); an empty string otherwise.
+    /// ``worthwhileAfter``, as a clause to add to the failure ("; every thread's
+    /// backtrace: PATH"); an empty string otherwise.
     package static func clause(afterWaiting waited: Duration, for reason: String) async -> String {
         guard waited >= worthwhileAfter else { return "" }
         return "; every thread's backtrace: " + (await record(because: reason))
@@ -83,9 +85,7 @@ public enum ThreadDump {
     /// Takes dumps for waits that ran out, shares one among waits that run out together,
     /// and writes each to a file of its own.
     package final class Recorder: Sendable {
-        static let shared = Recorder(folder: FileManager.default.temporaryDirectory.appendingPathComponent("scene-thread-dumps").path) {
-            await ThreadDump.capture()
-        }
+        static let shared = Recorder(folder: ThreadDump.folder) { await ThreadDump.capture() }
 
         private struct State {
             var latest: (taken: ContinuousClock.Instant, dump: Task<String, Never>)?
@@ -139,18 +139,30 @@ public enum ThreadDump {
 
     // MARK: Backtraces from gdb
 
+    /// A folder of this process's own for its recorded dumps (made with `mkdtemp`, mode
+    /// 0700, on the first one): no other user can put a file, or a link, in the way.
+    private static let folder: String = {
+        var template = Array("\(FileManager.default.temporaryDirectory.path)/scene-thread-dumps.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return FileManager.default.temporaryDirectory.path }
+        return String(cString: made)
+    }()
+
     /// Every thread's backtrace, or nil when gdb is missing or gives none.
     private static func backtraces(of pid: Int32, timeout: Duration) async -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"]
         guard let gdb = SpawnedProcess.executable("gdb", path: path) else { return nil }
-        let folder = FileManager.default.temporaryDirectory.path
-        let raw = "\(folder)/scene-thread-dump-\(pid)-\(UInt64.random(in: 0...UInt64.max)).txt"
+        // Where tracing is kept to a process's descendants, this process allows its own.
+        if pid == getpid() { Processes.allowTracing() }
+        // Named at random and made only if new (`run`): no other user can guess the name
+        // or put a link in its place.
+        let scratch = FileManager.default.temporaryDirectory.path
+        let raw = "\(scratch)/scene-gdb-\(pid)-\(UInt64.random(in: 0...UInt64.max)).txt"
         defer { unlink(raw) }
         let arguments = [
             "-p", "\(pid)", "-batch", "-nx", "-q", "-iex", "set complaints 0", "-ex", "set print frame-arguments none",
             "-ex", "set print thread-events off", "-ex", "thread apply all bt",
         ]
-        guard await run(gdb, arguments, output: raw, quiet: true, timeout: timeout),
+        guard await run(gdb, arguments, output: raw, quiet: true, tracing: pid, timeout: timeout),
             let whole = try? String(contentsOfFile: raw, encoding: .utf8), let first = whole.range(of: "\nThread ")
         else { return nil }
         // What gdb says before the first thread is about itself (threads and symbols it found).
@@ -158,7 +170,7 @@ public enum ThreadDump {
         guard let demangler = SpawnedProcess.executable("swift-demangle", path: path),
             (try? Data(text.utf8).write(to: URL(fileURLWithPath: raw))) != nil
         else { return text }
-        let demangled = raw + ".swift"
+        let demangled = "\(scratch)/scene-gdb-\(pid)-\(UInt64.random(in: 0...UInt64.max)).demangled.txt"
         defer { unlink(demangled) }
         guard await run(demangler, ["--simplified"], input: raw, output: demangled, timeout: timeout),
             let readable = try? String(contentsOfFile: demangled, encoding: .utf8), !readable.isEmpty
@@ -169,34 +181,49 @@ public enum ThreadDump {
     /// Runs `executable` with `arguments`, standard input from `input` (else none),
     /// standard output into `output` and standard error there too, or away when `quiet`;
     /// true when it exited 0 within `timeout`.
+    ///
+    /// - The time limit is kept by a shell outside this process (`timeout -s KILL`): a
+    ///   debugger attached to this process stops every thread of it, a waiting task's
+    ///   too. After it, a traced process (`tracing`) is sent SIGCONT, in case a debugger
+    ///   killed while attached left it stopped.
     private static func run(
         _ executable: String, _ arguments: [String], input: String? = nil, output: String, quiet: Bool = false,
-        timeout: Duration
+        tracing traced: Int32? = nil, timeout: Duration
     ) async -> Bool {
-        let out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let out = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard out >= 0 else { return false }
         defer { close(out) }
         let errors = quiet ? open("/dev/null", O_WRONLY | O_CLOEXEC) : out
         defer { if quiet, errors >= 0 { close(errors) } }
         var environment = ProcessInfo.processInfo.environment
-        if let input { environment["SCENE_DUMP_INPUT"] = input }
+        environment["SCENE_DUMP_INPUT"] = input ?? "/dev/null"
+        environment["SCENE_DUMP_SECONDS"] = "\(max(1, timeout.components.seconds))"
+        environment["SCENE_DUMP_TRACEE"] = traced.map { "\($0)" } ?? ""
+        let script = #"""
+            timeout -s KILL "$SCENE_DUMP_SECONDS" "$@" < "$SCENE_DUMP_INPUT"
+            status=$?
+            if [ -n "$SCENE_DUMP_TRACEE" ]; then kill -CONT "$SCENE_DUMP_TRACEE" 2>/dev/null; fi
+            exit $status
+            """#
         let pid: Int32
         do {
-            if input != nil {
-                // The demangler reads standard input: a shell gives it the file.
-                pid = try Processes.spawn(
-                    "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" < \"$SCENE_DUMP_INPUT\"", executable] + arguments,
-                    environment: environment, output: out, errors: errors)
-            } else {
-                pid = try Processes.spawn(executable, arguments: arguments, environment: environment, output: out, errors: errors)
-            }
+            pid = try Processes.spawn(
+                "/bin/sh", arguments: ["-c", script, "sh", executable] + arguments, environment: environment, output: out,
+                errors: errors)
         } catch {
             return false
         }
-        let deadline = ContinuousClock.now + timeout
+        // A second guard, for a shell that does not end when its helper does.
+        let deadline = ContinuousClock.now + timeout + .seconds(10)
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if ContinuousClock.now >= deadline {
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if ContinuousClock.now >= deadline || Task.isCancelled {
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
                 return false

@@ -22,6 +22,12 @@ private actor OnLoop {
     func record(_ entry: String) {
         log.append(entry)
     }
+
+    /// Asks its own loop to shut down, from the loop thread.
+    func shutDownItsLoop() async -> Bool {
+        await loop.shutdownGracefully()
+        return loop.inEventLoop
+    }
 }
 
 @Suite("The event loop as an actor's executor")
@@ -79,6 +85,15 @@ struct LoopShutdownTests {
         loop.whenStopped { stopped.withLock { $0 = true } }
         await loop.shutdownGracefully()
         #expect(stopped.withLock { $0 })
+        #expect(loop.execute {} == false)
+    }
+
+    @Test("an actor of the loop may shut it down: the call returns at once on the loop thread, and the loop ends")
+    func fromTheLoop() async throws {
+        let loop = try EventLoop(name: "shutdown-test")
+        let actor = OnLoop(loop: loop)
+        #expect(await actor.shutDownItsLoop())
+        await loop.shutdownGracefully()
         #expect(loop.execute {} == false)
     }
 

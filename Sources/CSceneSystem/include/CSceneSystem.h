@@ -78,6 +78,10 @@ pid_t scene_spawn_plain(const char *file, char *const argv[], char *const envp[]
 int scene_pipe(int fds[2]);
 /// A pidfd for `pid` (readable once it has exited), close-on-exec.
 int scene_pidfd_open(pid_t pid);
+/// Lets any process of the same user trace this one (Yama's PR_SET_PTRACER), so that a
+/// debugger it starts can attach to it for a thread dump; 0, or -1 with errno set (and
+/// -1 with ENOSYS where the kernel has no such setting, where it is not needed).
+int scene_allow_tracing(void);
 /// Reaps `pid` without blocking when `block` is 0: returns 1 with `code` (exit status, or
 /// -1) and `signal` (the terminating signal, or 0) when it has ended, 0 while it runs.
 int scene_reap(pid_t pid, int block, int *code, int *signal);
