@@ -31,13 +31,15 @@ module() {
     swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
         -o "$object" "$@" 2> >(grep -v "^ld.gold: warning" >&2)
 }
-module SceneSync "$root"/Sources/SceneSync/*.swift
-module SceneJSON "$root"/Sources/SceneJSON/*.swift
-module SceneFlow "$root"/Sources/SceneFlow/*.swift
-module SceneLinks "$root"/Sources/SceneLinks/*.swift
-module SceneCore "$root"/Sources/SceneCore/*.swift
+# Every Swift file of a module's folder, its subfolders included, in a stable order.
+sources() { find "$root/Sources/$1" -name '*.swift' -not -path '*.docc/*' | LC_ALL=C sort; }
+mapfile -t files < <(sources SceneSync) && module SceneSync "${files[@]}"
+mapfile -t files < <(sources SceneJSON) && module SceneJSON "${files[@]}"
+mapfile -t files < <(sources SceneFlow) && module SceneFlow "${files[@]}"
+mapfile -t files < <(sources SceneLinks) && module SceneLinks "${files[@]}"
+mapfile -t files < <(sources SceneCore) && module SceneCore "${files[@]}"
 module SceneSocket "$root"/Sources/SceneSocket/FrameDecoder.swift "$root"/Sources/SceneSocket/FrameHeader.swift
-module SceneWire "$root"/Sources/SceneWire/*.swift
+mapfile -t files < <(sources SceneWire) && module SceneWire "${files[@]}"
 
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(wire manifest links intents)
