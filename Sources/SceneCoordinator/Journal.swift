@@ -328,23 +328,21 @@ extension RegistrySnapshot where R == JSONValue {
     /// the middle leaves the same ones.
     public func applying(_ events: [JSONValue], reopenLimit: Int = 20) -> RegistrySnapshot<JSONValue> {
         var snapshot = self
-        for event in events { snapshot.apply(event, reopenLimit: reopenLimit) }
+        // What can be reopened, by the registry's own rules (`ReopenList`).
+        var reopenable = ReopenList<JSONValue>(limit: reopenLimit, entries: closed ?? [])
+        for event in events { snapshot.apply(event, reopenable: &reopenable) }
+        snapshot.closed = reopenable.entries.isEmpty ? nil : reopenable.entries
         return snapshot
     }
 
-    /// A reopen took the entry `event` names (`reopenedFrom`): none when this snapshot no
-    /// longer holds it. An event written before it was named took its scene's latest entry
-    /// when it was asked (a reopen takes the latest of its scene, or the latest of all).
-    private mutating func takeReopened(_ event: JSONValue, scene: String) {
-        let entry = event["reopenedFrom"]?.stringValue.flatMap(InstanceID.init)
-        guard var kept = closed,
-            let index = entry.map({ entry in kept.firstIndex { $0.id == entry } }) ?? kept.lastIndex(where: { $0.id.scene == scene })
-        else { return }
-        kept.remove(at: index)
-        closed = kept.isEmpty ? nil : kept
+    /// A reopen took the entry `event` names (`reopenedFrom`): none when it is no longer
+    /// kept. An event written before it was named took its scene's latest entry when it
+    /// was asked (a reopen takes the latest of its scene, or the latest of all).
+    private static func takeReopened(_ event: JSONValue, scene: String, from reopenable: inout ReopenList<JSONValue>) {
+        reopenable.replayTaken(event["reopenedFrom"]?.stringValue.flatMap(InstanceID.init), scene: scene)
     }
 
-    private mutating func apply(_ event: JSONValue, reopenLimit: Int) {
+    private mutating func apply(_ event: JSONValue, reopenable: inout ReopenList<JSONValue>) {
         let id = EventKeys.instance(ofWire: event)
         func update(_ body: (inout InstanceSnapshot<JSONValue>) -> Void) {
             guard let id, let index = instances.firstIndex(where: { $0.id == id }) else { return }
@@ -355,7 +353,7 @@ extension RegistrySnapshot where R == JSONValue {
             guard let object = event["instance"], let info = try? object.decoded(as: InstanceObject.self),
                 let opened = InstanceID(info.id), let phase = ScenePhase(rawValue: info.phase)
             else { return }
-            if event["reopened"] == true { takeReopened(event, scene: opened.scene) }
+            if event["reopened"] == true { Self.takeReopened(event, scene: opened.scene, from: &reopenable) }
             instances.removeAll { $0.id == opened }
             instances.append(InstanceSnapshot(
                 // Not `nil` alone: JSONValue is nil-literal expressible, so that would be `.null`.
@@ -367,14 +365,11 @@ extension RegistrySnapshot where R == JSONValue {
             if info.kind == "immersive" { immersive = opened }
         case "scene.dismissed":
             guard let id else { return }
-            // Kept for scene.reopen as the registry keeps it (the registry trims the list).
-            if event["reason"]?.stringValue != DismissReason.cancelled.rawValue,
-                var gone = instances.first(where: { $0.id == id }), gone.phase != .opening
+            // Kept for scene.reopen as the registry keeps it.
+            if let gone = instances.first(where: { $0.id == id }), let reason = event["reason"]?.stringValue.flatMap(DismissReason.init),
+                ReopenList<JSONValue>.keeps(phase: gone.phase, reason: reason)
             {
-                gone.phase = .closed
-                gone.pushedFrom = nil
-                let kept = ((closed ?? []) + [gone]).suffix(max(0, reopenLimit))
-                closed = kept.isEmpty ? nil : Array(kept)
+                reopenable.keep(gone)
             }
             instances.removeAll { $0.id == id }
             focusOrder.removeAll { $0 == id }
@@ -383,7 +378,7 @@ extension RegistrySnapshot where R == JSONValue {
             guard let id else { return }
             // A reopen's only names the instance it found: focus moves by the plain ones.
             if event["reopened"] == true {
-                takeReopened(event, scene: id.scene)
+                Self.takeReopened(event, scene: id.scene, from: &reopenable)
                 return
             }
             focusOrder.removeAll { $0 == id }

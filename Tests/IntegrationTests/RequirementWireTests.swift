@@ -26,8 +26,9 @@ struct RequirementWireTests {
             #expect(try await harness.instance(dependent)?.phase == "active")
             let gone = try await puppet.scene.dismiss(instance: puppet.id, force: true)
             #expect(gone == [dependent, puppet.id])
-            let reason = harness.events.all.last { $0.type == "scene.dismissed" && $0.params["instance"] == .string(dependent) }?.params["reason"]
-            #expect(reason == "requirement_dismissed")
+            // The events reach the harness through a subscription: waited for, not read at once.
+            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(dependent) }
+            #expect(dismissed?.params["reason"] == "requirement_dismissed")
         }
     }
 

@@ -133,8 +133,10 @@ extension RestartTests {
             for scene in ["g1", "g2", "g3"] { _ = try await harness.control.open(scene) }
             kill(try #require(harness.pid(of: "g1-1")), SIGKILL)
             #expect(try await eventually { try await harness.control.state().instances.allSatisfy { !$0.scene.hasPrefix("g") } })
-            let reasons = harness.events.all.filter { $0.type == "scene.dismissed" }.compactMap { $0.params["reason"]?.stringValue }
-            #expect(reasons.filter { $0 == "restart_intensity" }.count == 3)
+            // The events reach the harness through a subscription: waited for, not read at once.
+            #expect(await eventually {
+                harness.events.all.filter { $0.type == "scene.dismissed" && $0.params["reason"] == "restart_intensity" }.count == 3
+            })
         }
     }
 }

@@ -56,9 +56,11 @@ struct ServiceWireTests {
             async let b = second.callScene(.scene("pysvc"), method: "title")
             let (one, two) = try await (a, b)
             #expect(one["title"] == "Service" && two["title"] == "Service")
+            let instances = try await harness.control.state().instances
+            // The events reach the harness through a subscription: the first is waited for.
+            _ = await harness.events.wait { $0.type == "scene.opened" && $0.params["instance"]?["scene"] == "pysvc" }
             let opened = harness.events.all.filter { $0.type == "scene.opened" && $0.params["instance"]?["scene"] == "pysvc" }
             #expect(opened.count == 1)
-            let instances = try await harness.control.state().instances
             #expect(instances.filter { $0.scene == "pysvc" }.count == 1)
         }
     }

@@ -233,33 +233,8 @@ struct RequirementOrderTests {
         try SceneRegistry(manifest: Manifest.load(from: Data(#"{"app": "o", "scenes": [\#(scenes)]}"#.utf8)), processes: launcher, closePolicy: closing)
     }
 
-    @Test("a scene that requires two emptied scenes is asked and dismissed once, before both")
-    func diamond() async throws {
-        let asked = Asked()
-        let registry = try registry(
-            #"""
-            {"id": "doc", "kind": "window", "instances": "single"},
-            {"id": "editor", "kind": "window", "requires": ["doc"]},
-            {"id": "inspector", "kind": "window", "requires": ["doc"]},
-            {"id": "toolbar", "kind": "window", "requires": ["editor", "inspector"]}
-            """#, closing: asked.policy())
-        _ = try await registry.open("toolbar")
-        let gone = try await registry.dismiss(id("doc-1"), force: false)
-        #expect(gone == [id("toolbar-1"), id("editor-1"), id("inspector-1"), id("doc-1")])
-        #expect(asked.all.filter { $0 == id("toolbar-1") }.count == 1)
-    }
-
-    @Test("a scene goes before every scene it requires, also one reached by a shorter chain")
-    func longestChainFirst() async throws {
-        let registry = try registry(
-            #"""
-            {"id": "base", "kind": "window", "instances": "single"},
-            {"id": "beta", "kind": "window", "requires": ["base"]},
-            {"id": "zeta", "kind": "window", "requires": ["base", "beta"]}
-            """#)
-        _ = try await registry.open("zeta")
-        #expect(try await registry.dismiss(id("base-1")) == [id("zeta-1"), id("beta-1"), id("base-1")])
-    }
+    // The order itself is the bookkeeping's rule, in RequirementRulesTests' table; these
+    // check that every path carries it out.
 
     @Test("what requires the scene of a window pushed from a dependent goes before that dependent, which takes the window with it")
     func pushedWindowsCount() async throws {

@@ -347,3 +347,21 @@ public struct SceneDeclaration<R: Route>: Sendable {
         self.group = group
     }
 }
+
+extension SceneDeclaration {
+    /// What the requirement rules need of this declaration (``RequirementGraph``).
+    var requirementFacts: RequirementGraph.Scene {
+        RequirementGraph.Scene(id: id, requires: requires, isImmersive: kind.isImmersive, isPerValue: instances == .perValue)
+    }
+}
+
+extension SceneDeclaration {
+    /// The style a restored or reloaded immersive space of this scene keeps, of the one it
+    /// was saved with: that style when it is a change the scene still allows; nil when it
+    /// follows its declaration (the declared style, a style no longer allowed, no style, or
+    /// a scene that is no immersive space).
+    func styleToKeep(_ saved: ImmersionStyle?) -> ImmersionStyle? {
+        guard let saved, case .immersive(let declared) = kind, saved != declared, allowedStyles.contains(saved) else { return nil }
+        return saved
+    }
+}

@@ -1,28 +1,12 @@
 import SceneJSON
 
 extension ManifestReader {
-    /// `requires`: declared scenes, not the scene itself, and no cycle (named).
-    mutating func readRequirements(_ scenes: [SceneDeclaration<JSONValue>], declared: Set<String>) {
-        for (index, scene) in scenes.enumerated() {
-            for (position, required) in scene.requires.enumerated() {
-                if required == scene.id {
-                    report("scenes[\(index)].requires[\(position)]", "a scene cannot require itself")
-                } else if !declared.contains(required) {
-                    report("scenes[\(index)].requires[\(position)]", "no scene \"\(required)\" is declared")
-                } else if scenes.first(where: { $0.id == required })?.instances == .perValue {
-                    report(
-                        "scenes[\(index)].requires[\(position)]",
-                        "scene \"\(required)\" opens one instance per value: nothing says which value to open it with")
-                }
-            }
-        }
-        let graph = Dictionary(scenes.map { ($0.id, $0.requires) }, uniquingKeysWith: { first, _ in first })
-        if let cycle = requirementCycle(graph), let index = scenes.firstIndex(where: { $0.id == cycle[0] }) {
-            report("scenes[\(index)].requires", "the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
-        }
-        let immersive = Set(scenes.filter { $0.kind.isImmersive }.map(\.id))
-        if let found = immersiveConflict(graph, immersive: immersive), let index = scenes.firstIndex(where: { $0.id == found.scene }) {
-            report("scenes[\(index)].requires", found.problem)
+    /// `requires`: declared scenes, not the scene itself nor one of one instance per value,
+    /// no cycle (named), never two immersive spaces at once (``RequirementGraph``).
+    mutating func readRequirements(_ scenes: [SceneDeclaration<JSONValue>]) {
+        for problem in RequirementGraph.problems(scenes.map(\.requirementFacts)) {
+            guard let index = scenes.firstIndex(where: { $0.id == problem.scene }) else { continue }
+            report("scenes[\(index)].requires" + (problem.position.map { "[\($0)]" } ?? ""), problem.detail)
         }
     }
 

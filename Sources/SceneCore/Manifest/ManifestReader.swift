@@ -94,7 +94,7 @@ struct ManifestReader {
         }
         // A placement beside another scene names one that is declared.
         let declared = Set(scenes.map(\.id))
-        readRequirements(scenes, declared: declared)
+        readRequirements(scenes)
         if let value = root["groups"] { scenes = readGroups(value, scenes: scenes, declared: declared) }
         for (index, scene) in scenes.enumerated() {
             if case .relative(let other, _)? = scene.geometry.placement, !declared.contains(other) {

@@ -32,31 +32,18 @@ extension SceneRegistry {
     /// ``init(app:declarations:linkPolicy:linkLimits:immersive:behaviors:processes:closePolicy:timeouts:time:reopenLimit:executor:)``).
     @discardableResult
     public func groupRestart(after id: InstanceID) -> GroupRestart {
-        guard book.records[id] != nil, let group = declarationsByID[id.scene]?.group else { return .alone }
-        var history = groupHistories[group.id]
-            ?? RestartHistory(policy: RestartPolicy(mode: .permanent, maxRestarts: group.maxRestarts, withinSeconds: group.withinSeconds))
-        let decision = history.decide(clean: false, now: clockSeconds)
-        groupHistories[group.id] = history
-        if case .dismiss = decision {
-            // Every member goes `restart_intensity`, with the instances of other scenes that
-            // require theirs (`requirement_dismissed`), each before what it requires.
-            let members = group.scenes.flatMap { book.instances(of: $0) }
-            let isMember = Set(members)
-            var dismissed: [InstanceID] = []
-            for id in inRemovalOrder(dependents(leaving: members) + members) {
-                let reason = isMember.contains(id)
-                    ? book.records[id].map { _ in DismissReason.restartIntensity } : book.dismissReason(id, whenOpen: .requirementDismissed)
-                guard let reason else { continue }
-                dismissed += remove(id, reason: reason, withDependents: false)
+        switch supervision.restarted(id, now: clockSeconds, in: book) {
+        case .alone:
+            return .alone
+        case .restart(let group, let others):
+            for other in others {
+                guard let backing = backing(of: other) else { continue }
+                Task { _ = await backing.restart(other) }
             }
-            return .dismissed(group: group.id, dismissed)
+            return .restarting(group: group, with: others)
+        case .dismiss(let group, let plan):
+            return .dismissed(group: group, carryOut(plan))
         }
-        let others = group.restartsWith(id.scene).flatMap { book.instances(of: $0) }
-        for other in others {
-            guard let backing = backing(of: other) else { continue }
-            Task { _ = await backing.restart(other) }
-        }
-        return .restarting(group: group.id, with: others)
     }
 
     /// Now, in seconds on the registry's time source (the system's monotonic clock since

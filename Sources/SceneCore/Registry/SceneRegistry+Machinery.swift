@@ -36,14 +36,14 @@ extension SceneRegistry {
             }
             return .done(.success(.focused(try info(id))))
         case .new(let id, let replacing):
-            if !requirementsOpened, hasRequirements(scene), let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
+            if !requirementsOpened, book.requirements.requires[scene] != nil, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
                 try registry.openStep(scene, value: value, plan: plan, reopening: entry, requirementsOpened: true, target: target)
             }) {
                 return first
             }
             // Replaced by another instance of its own scene, it leaves the scene open.
             if let replacing { remove(replacing, reason: .replaced, withDependents: replacing.scene != scene) }
-            if let entry { reopening[id] = entry }
+            if let entry { reopenList.reopening(id, from: entry) }
             target?(self, id)
             reserve(id, value: value, pushedFrom: nil)
             if let plan { preset(plan, for: id) }
@@ -59,13 +59,13 @@ extension SceneRegistry {
     func openingRequirements<T>(
         of scene: String, then next: @escaping @Sendable (isolated SceneRegistry) throws(RegistryRejection) -> RegistryStep<R, T>
     ) -> RegistryStep<R, T>? {
-        let requires = declarationsByID[scene]?.requires ?? []
-        let missing = requires.filter { !isUp($0) }
+        let requires = book.requirements.requires[scene] ?? []
+        let missing = book.missingRequirements(of: scene)
         guard !missing.isEmpty else { return nil }
         return .waiting(RegistryWait { registry in
             // Each once, whatever happens to it meanwhile: no loop, one rejection event.
             do throws(RegistryRejection) {
-                for required in missing where !registry.isUp(required) {
+                for required in missing where !registry.book.isUp(required) {
                     let ready: Result<Void, RegistryRejection>
                     if let opening = registry.book.instances(of: required).first {
                         ready = await registry.finish(registry.afterOpening(opening) { _ in })
@@ -75,7 +75,7 @@ extension SceneRegistry {
                     if case .failure(let reason) = ready { return .failure(reason) }
                 }
                 // One may have gone while another opened: the scene does not open without it.
-                if let gone = requires.first(where: { !registry.isUp($0) }) { return .failure(.notOpen(gone)) }
+                if let gone = requires.first(where: { !registry.book.isUp($0) }) { return .failure(.notOpen(gone)) }
                 return await registry.finish(try next(registry))
             } catch {
                 return .failure(error)
@@ -91,19 +91,7 @@ extension SceneRegistry {
         book.focusVisible(id)
         flush()
         log.emit(.refocused(id, entry: entry))
-        reopenAnnounced(entry)
-    }
-
-    /// Whether `scene` requires others (checked before the closure that would open them is
-    /// made: an open of a scene without requirements allocates nothing for them).
-    func hasRequirements(_ scene: String) -> Bool {
-        declarationsByID[scene]?.requires.isEmpty == false
-    }
-
-    /// Whether `scene` has an instance past its opening (active, in the background, or
-    /// disconnected while its process restarts).
-    func isUp(_ scene: String) -> Bool {
-        book.instances(of: scene).contains { book.records[$0]?.phase != .opening }
+        reopenList.announced(entry)
     }
 
     /// Creates the instance actor and records it as opening.
@@ -191,28 +179,32 @@ extension SceneRegistry {
     /// waiting for them to open, and stops what backs them.
     ///
     /// - Unless `withDependents` is false, the instances that go with it go first
-    ///   (``dependents(leaving:)``, reason `requirement_dismissed`, or `cancelled` for one
-    ///   still opening), so a scene that requires others is open only while they are.
+    ///   (`RegistryBook.dependentRemovals(leaving:)`: reason `requirement_dismissed`, or
+    ///   `cancelled` for one still opening), so a scene that requires others is open only
+    ///   while they are.
     @discardableResult
     func remove(
         _ id: InstanceID, reason: DismissReason, answering failure: RegistryRejection? = nil, withDependents: Bool = true
     ) -> [InstanceID] {
         // (A manifest without requirements pays one emptiness check.)
-        let earlier = withDependents && !requiredBy.isEmpty ? removeDependents(leaving: [id]) : []
+        let earlier = withDependents && !book.requirements.isEmpty ? carryOut(book.dependentRemovals(leaving: [id])) : []
         // What closes, before the bookkeeping forgets it: the instance and the windows
         // pushed from it, with their values (an instance still opening never showed).
         var values: [InstanceID: JSONValue?] = [:]
         var next: InstanceID? = id
         while let current = next, let record = book.records[current] {
-            if record.phase != .opening, reason != .cancelled { values[current] = record.value }
+            if ReopenList<R>.keeps(phase: record.phase, reason: reason) { values[current] = record.value }
             next = record.pushedChild
         }
         let dismissed = book.dismiss(id, reason: reason)
         for gone in dismissed {
             styles[gone] = nil
-            reopening[gone] = nil
+            reopenList.forget(gone)
             if let instance = instances.removeValue(forKey: gone) {
-                if let value = values[gone] { remember(gone, value: value, flow: instance.assumeIsolated { $0.flow.snapshot }) }
+                if let value = values[gone] {
+                    reopenList.keep(InstanceSnapshot(
+                        id: gone, value: value, phase: .closed, flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: nil))
+                }
                 instance.assumeIsolated { $0.close() }
             }
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
@@ -225,13 +217,15 @@ extension SceneRegistry {
         return earlier.isEmpty ? dismissed : earlier + dismissed
     }
 
-    /// Removes the instances that go with `leaving` (``dependents(leaving:)``), in that
-    /// order, each `requirement_dismissed` (`cancelled` while still opening).
-    func removeDependents(leaving: [InstanceID]) -> [InstanceID] {
+    /// Carries out a removal plan the rules made, in its order: each instance still open
+    /// when its turn comes (a window pushed from one removed before has gone with it) is
+    /// removed for its reason, without dependents of its own (the plan lists them).
+    /// Answers every instance dismissed, pushed windows included.
+    @discardableResult
+    func carryOut(_ plan: [Removal]) -> [InstanceID] {
         var dismissed: [InstanceID] = []
-        for dependent in dependents(leaving: leaving) {
-            guard let reason = book.dismissReason(dependent, whenOpen: .requirementDismissed) else { continue }
-            dismissed += remove(dependent, reason: reason, withDependents: false)
+        for removal in plan where book.records[removal.id] != nil {
+            dismissed += remove(removal.id, reason: removal.reason, withDependents: false)
         }
         return dismissed
     }
@@ -243,9 +237,8 @@ extension SceneRegistry {
             case .opened(let id):
                 instances[id]?.assumeIsolated { $0.phase = .active }
                 guard let info = infoIfOpen(id) else { continue }
-                if let entry = reopening.removeValue(forKey: id) {
+                if let entry = reopenList.announceOpened(id) {
                     log.emit(.reopened(info, entry: entry))
-                    reopenAnnounced(entry)
                 } else {
                     log.emit(.opened(info))
                 }

@@ -39,19 +39,13 @@ extension SceneRegistry {
     public func beginDismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             guard book.records[id] != nil else { throw .notOpen(id.description) }
-            // Asked: the instance (unless it closes itself) and those that go with it.
-            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { registry in
-                guard registry.book.records[id] != nil else { return [] }
-                return (closingItself ? [] : [id]) + registry.dependents(leaving: [id])
-            }
-            let first = force ? [] : closeQuestions(asked(self))
+            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(id, closingItself: closingItself) }
+            var rounds = CloseRounds()
+            let first = force ? [] : closeQuestions(&rounds, asked(self))
             guard !first.isEmpty else { return .done(.success(try dismissNow(id))) }
-            return .waiting(RegistryWait { registry in
-                let refused = await registry.refusals(first, then: asked)
-                if refused.contains(id) { return .failure(.closeVetoed(id)) }
-                // Only a refusal of an instance that still has to go counts.
-                let needed = Set(registry.dependents(leaving: [id]))
-                if let veto = refused.first(where: needed.contains) { return .failure(.closeVetoed(veto)) }
+            return .waiting(RegistryWait { [rounds] registry in
+                let refused = await registry.refusals(first, rounds: rounds, then: asked)
+                if let veto = registry.book.veto(dismissing: id, refused: refused) { return .failure(.closeVetoed(veto)) }
                 return Result { () throws(RegistryRejection) in try registry.dismissNow(id) }
             })
         }
@@ -74,135 +68,51 @@ extension SceneRegistry {
     public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()
-            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { registry in
-                let open = targets.filter { registry.book.records[$0] != nil }
-                return open + registry.dependents(leaving: open)
-            }
-            let first = force ? [] : closeQuestions(asked(self))
+            let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(scene: targets) }
+            var rounds = CloseRounds()
+            let first = force ? [] : closeQuestions(&rounds, asked(self))
             guard !first.isEmpty else { return .done(.success(dismissAll(targets, refused: []))) }
-            return .waiting(RegistryWait { registry in
-                let refused = Set(await registry.refusals(first, then: asked))
-                let needed = registry.dependents(leaving: targets.filter { !refused.contains($0) && registry.book.records[$0] != nil })
-                if let veto = needed.sorted().first(where: refused.contains) { return .failure(.closeVetoed(veto)) }
-                return .success(registry.dismissAll(targets, refused: refused))
+            return .waiting(RegistryWait { [rounds] registry in
+                let refused = await registry.refusals(first, rounds: rounds, then: asked)
+                if let veto = registry.book.veto(dismissingScene: targets, refused: refused) { return .failure(.closeVetoed(veto)) }
+                return .success(registry.dismissAll(targets, refused: Set(refused)))
             })
         }
     }
 
-    /// The open instances that go with `leaving`: those of the scenes that require,
-    /// directly or through others, a scene no instance of which is left once `leaving`
-    /// (with the windows pushed from them) are gone; in an order to remove them in
-    /// (``inRemovalOrder(_:)``), each before what it requires.
-    func dependents(leaving: some Sequence<InstanceID>) -> [InstanceID] {
-        guard !requiredBy.isEmpty else { return [] }
-        var gone = Set<InstanceID>()
-        func add(_ id: InstanceID) {
-            var next: InstanceID? = id
-            while let current = next, book.records[current] != nil, gone.insert(current).inserted {
-                next = book.records[current]?.pushedChild
-            }
-        }
-        leaving.forEach(add)
-        let leavingAll = gone
-        var going = Set<String>()
-        var checked = Set<String>()
-        while true {
-            // The scenes left with no instance, then those requiring them that still have some.
-            let emptied = Set(gone.map(\.scene)).filter { scene in
-                !checked.contains(scene) && book.instances(of: scene).allSatisfy(gone.contains)
-            }
-            guard !emptied.isEmpty else { break }
-            checked.formUnion(emptied)
-            for scene in Set(emptied.flatMap { requiredBy[$0] ?? [] }) where !going.contains(scene) {
-                let open = book.instances(of: scene).filter { !gone.contains($0) }
-                guard !open.isEmpty else { continue }
-                going.insert(scene)
-                open.forEach(add)
-            }
-        }
-        return inRemovalOrder(going.flatMap { book.instances(of: $0) }.filter { !leavingAll.contains($0) })
-    }
-
-    /// `ids` in an order to remove them in: each before every instance it requires. An
-    /// instance stands with the windows pushed from it, which go with it: it comes before
-    /// every instance whose scenes one of theirs requires, directly or through others, and
-    /// after every instance whose scenes require one of theirs. Among those free to go, by
-    /// scene, then by id. (Two instances that each require the other's through their pushed
-    /// windows can keep no order: the first by scene goes first.)
-    func inRemovalOrder(_ ids: [InstanceID]) -> [InstanceID] {
-        guard !requiredBy.isEmpty else { return ids.sorted() }
-        // Sorted at the level of the scenes an instance stands with: few, whatever the count.
-        var standing: [[String]: [InstanceID]] = [:]
-        for id in ids {
-            var scenes: Set<String> = [id.scene]
-            var next = book.records[id]?.pushedChild
-            while let child = next {
-                scenes.insert(child.scene)
-                next = book.records[child]?.pushedChild
-            }
-            standing[scenes.sorted(), default: []].append(id)
-        }
-        let keys = standing.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        var after: [[String]: [[String]]] = [:]
-        var waitingFor: [[String]: Int] = [:]
-        for first in keys {
-            let requires = first.reduce(into: Set<String>()) { $0.formUnion(requirementClosure[$1] ?? []) }
-            for second in keys where second != first && second.contains(where: requires.contains) {
-                after[first, default: []].append(second)
-                waitingFor[second, default: 0] += 1
-            }
-        }
-        var left = keys
-        var ordered: [InstanceID] = []
-        while !left.isEmpty {
-            let index = left.firstIndex { waitingFor[$0, default: 0] == 0 } ?? 0
-            let key = left.remove(at: index)
-            ordered += standing[key]!.sorted()
-            for later in after[key] ?? [] { waitingFor[later, default: 0] -= 1 }
-        }
-        return ordered
-    }
-
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
-    /// go with it (``dependents(leaving:)``).
+    /// go with it (`RegistryBook.dependents(leaving:)`).
     func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
         guard let reason = book.dismissReason(id) else { throw .notOpen(id.description) }
         return remove(id, reason: reason)
     }
 
-    /// Asks the questions `first` (``closeQuestions(_:)``), all at once; once they are
-    /// answered, asks those `targets` names then that were not asked yet (an instance
-    /// opened meanwhile), and so on until a round asks nobody. Answers who refused, in id
-    /// order. Instances still new after ``closeRounds`` rounds (something keeps opening
-    /// them while the others are asked) count as refusing, so the wait ends.
+    /// Asks the questions `first`, all at once; then the rounds `rounds` says are left of
+    /// those `targets` names, until none (``CloseRounds``). Answers who refused, in id order
+    /// (those still new after the last round count as refusing).
     func refusals(
-        _ first: [(InstanceID, @Sendable () async -> Bool)], then targets: (isolated SceneRegistry) -> [InstanceID]
+        _ first: [(InstanceID, @Sendable () async -> Bool)], rounds: CloseRounds,
+        then targets: (isolated SceneRegistry) -> [InstanceID]
     ) async -> [InstanceID] {
-        var asked = Set(first.map(\.0))
+        var rounds = rounds
         var refused = await Self.refusals(first)
-        for round in 2... {
-            let questions = closeQuestions(targets(self).filter { !asked.contains($0) })
-            guard !questions.isEmpty else { break }
-            guard round <= Self.closeRounds else {
-                refused += questions.map(\.0)
-                break
+        while true {
+            switch rounds.next(book.askable(targets(self))) {
+            case .done:
+                return refused.sorted()
+            case .giveUp(let still):
+                return (refused + still).sorted()
+            case .ask(let ids):
+                refused += await Self.refusals(ids.compactMap { id in closeQuestion(id).map { (id, $0) } })
             }
-            asked.formUnion(questions.map(\.0))
-            refused += await Self.refusals(questions)
         }
-        return refused.sorted()
     }
 
-    /// How many rounds of close questions one request asks at most (see
-    /// ``refusals(_:then:)``).
-    static var closeRounds: Int { 16 }
-
-    /// The close questions of `targets` that are asked (an instance still opening is
-    /// never asked, nor one nobody would be asked about).
-    func closeQuestions(_ targets: [InstanceID]) -> [(InstanceID, @Sendable () async -> Bool)] {
-        targets.compactMap { id in
-            book.records[id]?.phase == .opening ? nil : closeQuestion(id).map { (id, $0) }
-        }
+    /// The first round of close questions of `targets` (``CloseRounds``): those asked, each
+    /// with what asks it (nobody is asked about an instance nothing would answer for).
+    func closeQuestions(_ rounds: inout CloseRounds, _ targets: [InstanceID]) -> [(InstanceID, @Sendable () async -> Bool)] {
+        guard case .ask(let ids) = rounds.next(book.askable(targets)) else { return [] }
+        return ids.compactMap { id in closeQuestion(id).map { (id, $0) } }
     }
 
     /// Asks every question at once; answers those that refused, in id order.

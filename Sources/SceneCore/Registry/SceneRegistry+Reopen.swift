@@ -4,20 +4,7 @@ import SceneJSON
 extension SceneRegistry {
     /// The dismissed instances ``reopen(_:)`` can bring back, oldest first (not those a
     /// reopen under way has taken).
-    public var reopenable: [InstanceSnapshot<R>] { closed.filter { !taken.contains($0.id) } }
-
-    /// A reopen's event announced that it took `entry`: it leaves the history for good.
-    func reopenAnnounced(_ entry: InstanceID) {
-        guard taken.remove(entry) != nil else { return }
-        closed.removeAll { $0.id == entry }
-    }
-
-    /// Keeps a dismissed instance for `scene.reopen`, dropping the oldest past the limit.
-    func remember(_ id: InstanceID, value: JSONValue?, flow: FlowSnapshot<R>) {
-        guard reopenLimit > 0 else { return }
-        closed.append(InstanceSnapshot(id: id, value: value, phase: .closed, flow: flow, pushedFrom: nil))
-        if closed.count > reopenLimit { closed.removeFirst(closed.count - reopenLimit) }
-    }
+    public var reopenable: [InstanceSnapshot<R>] { reopenList.reopenable }
 
     /// Reopens the most recently dismissed instance of `scene` (of any scene when nil) with
     /// its value and its path, as a browser reopens a closed tab.
@@ -40,25 +27,21 @@ extension SceneRegistry {
     public func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.reopen") { () throws(RegistryRejection) in
             if let scene, declarationsByID[scene] == nil { throw .unknownScene(scene) }
-            guard let index = closed.lastIndex(where: { !taken.contains($0.id) && (scene == nil || $0.id.scene == scene) }) else {
-                throw .nothingToReopen(scene: scene)
-            }
             // Taken, not removed: it keeps its place (and counts in the limit, as the journal
             // counts it) until the event that announces the reopen, or the refusal.
-            let entry = closed[index]
-            taken.insert(entry.id)
+            let entry = try reopenList.take(scene: scene).get()
             // The path was valid when it was closed; a route type's rules may have changed.
             let plan = try? FlowPlan(validating: entry.flow.path)
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
                 opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopening: entry.id)
             } catch {
-                taken.remove(entry.id)
+                reopenList.release(entry.id)
                 throw error
             }
             return then(opening) { registry, result in
                 // Refused before any event announced it: the entry is back where it was.
-                registry.taken.remove(entry.id)
+                registry.reopenList.release(entry.id)
                 return result
             }
         }

@@ -44,7 +44,7 @@ extension SceneRegistry {
     {
         // Checked before any requirement opens, and again after.
         let id = try book.resolvePush(scene, value: value, from: from).get()
-        if !requirementsOpened, hasRequirements(scene), let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
+        if !requirementsOpened, book.requirements.requires[scene] != nil, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
             try registry.pushStep(scene, value: value, from: from, requirementsOpened: true)
         }) {
             return first

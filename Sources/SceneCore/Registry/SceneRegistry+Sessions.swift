@@ -35,34 +35,25 @@ extension SceneRegistry {
         step("session.load") { () throws(RegistryRejection) in
             // Everything open is asked, also what opens while the others are asked.
             let everything: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.records.keys.sorted() }
-            let first = force ? [] : closeQuestions(everything(self))
-            return .waiting(RegistryWait { registry in
-                if !force, let veto = await registry.refusals(first, then: everything).first { return .failure(.closeVetoed(veto)) }
+            var rounds = CloseRounds()
+            let first = force ? [] : closeQuestions(&rounds, everything(self))
+            return .waiting(RegistryWait { [rounds] registry in
+                if !force, let veto = await registry.refusals(first, rounds: rounds, then: everything).first {
+                    return .failure(.closeVetoed(veto))
+                }
                 return .success(await registry.replaceOpen(with: session))
             })
         }
     }
 
-    /// Dismisses everything open, then opens `session`'s instances; answers those opened.
+    /// Dismisses everything open, then opens `session`'s instances (``SessionPlan``);
+    /// answers those opened.
     private func replaceOpen(with session: RegistrySnapshot<R>) async -> [InstanceID] {
-        for id in inRemovalOrder(book.records.keys.sorted()) where book.records[id] != nil {
-            _ = remove(id, reason: .requested, withDependents: false)  // all go
-        }
+        let load = SessionPlan(loading: session, over: book)
+        carryOut(load.closing.map { Removal($0, .requested) })
         var renamed: [InstanceID: InstanceID] = [:]
         var opened: [InstanceID] = []
-        // Scenes others require before them (so their saved paths are the ones kept), windows
-        // before those pushed from them (each from its parent's new instance).
-        func depth(_ scene: String, _ seen: Set<String> = []) -> Int {
-            guard !seen.contains(scene) else { return 0 }
-            return (declarationsByID[scene]?.requires ?? []).map { depth($0, seen.union([scene])) + 1 }.max() ?? 0
-        }
-        let ordered = session.instances.enumerated().sorted { first, second in
-            let a = (first.element.pushedFrom == nil ? 0 : 1, depth(first.element.id.scene), first.offset)
-            let b = (second.element.pushedFrom == nil ? 0 : 1, depth(second.element.id.scene), second.offset)
-            return a < b
-        }.map(\.element)
-        for item in ordered {
-            guard let declaration = declarationsByID[item.id.scene] else { continue }
+        for item in load.opening {
             let plan = try? FlowPlan(validating: item.flow.path)
             let id: InstanceID
             if let parent = item.pushedFrom {
@@ -77,9 +68,7 @@ extension SceneRegistry {
                 }) else { continue }
                 id = outcome.instance.id
             }
-            if let style = item.style, case .immersive(let declared) = declaration.kind, style != declared,
-                declaration.allowedStyles.contains(style)
-            {
+            if let style = declarationsByID[item.id.scene]?.styleToKeep(item.style) {
                 styles[id] = style
                 if let info = infoIfOpen(id) { log.emit(.changed(info)) }
             }

@@ -111,7 +111,7 @@ extension SceneRegistry {
                     flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
             },
             focusOrder: book.focus.ordered, immersive: book.immersive, pendingLink: links.pending?.url,
-            authenticated: links.isAuthenticated, counters: book.counters, closed: closed.isEmpty ? nil : closed)
+            authenticated: links.isAuthenticated, counters: book.counters, closed: reopenList.entries.isEmpty ? nil : reopenList.entries)
     }
 
     /// An instance that was opening comes back active; one that was disconnected stays so
@@ -238,19 +238,15 @@ extension SceneRegistry {
             // A style the scene no longer allows gives way to its declared one; the declared
             // one itself is not kept as a change (a journal replay records every style), so
             // the instance follows its declaration.
-            if let style = item.style, let declaration = declarationsByID[item.id.scene], declaration.allowedStyles.contains(style),
-                case .immersive(let declared) = declaration.kind, style != declared
-            {
-                styles[item.id] = style
-            }
+            if let style = declarationsByID[item.id.scene]?.styleToKeep(item.style) { styles[item.id] = style }
         }
         for item in kept {
             if let info = infoIfOpen(item.id) { log.emit(.opened(info)) }
         }
         // What can be reopened: of scenes still declared and restored, with valid paths.
-        closed = Array((snapshot.closed ?? []).filter { item in
+        reopenList = ReopenList(limit: reopenLimit, entries: (snapshot.closed ?? []).filter { item in
             declarationsByID[item.id.scene]?.restore == true && item.flow.problems.isEmpty
-        }.suffix(reopenLimit))
+        })
         links.reset()
         if snapshot.authenticated { _ = links.setAuthenticated(true) }
         if let url = snapshot.pendingLink {

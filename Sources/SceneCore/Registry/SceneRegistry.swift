@@ -21,10 +21,6 @@ public actor SceneRegistry<R: Route> {
     /// The declarations, in declaration order.
     public nonisolated let declarations: [SceneDeclaration<R>]
     let declarationsByID: [String: SceneDeclaration<R>]
-    /// By scene, the scenes that require it (``SceneDeclaration/requires``).
-    let requiredBy: [String: [String]]
-    /// By scene, every scene it requires, directly or through others.
-    let requirementClosure: [String: Set<String>]
     var book: RegistryBook
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
@@ -41,19 +37,13 @@ public actor SceneRegistry<R: Route> {
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
     /// Presented instances, and who awaits their results.
     var presentations: [InstanceID: Presentation<R>] = [:]
-    /// Instances dismissed lately, oldest first, with their values and paths: what
-    /// `scene.reopen` brings back (at most ``reopenLimit``).
-    var closed: [InstanceSnapshot<R>] = []
-    /// Instances being reopened, with the dismissed instance whose entry each took: their
-    /// `opened` event says so.
-    var reopening: [InstanceID: InstanceID] = [:]
-    /// Entries of `closed` a reopen under way has taken (by the dismissed instance's id):
-    /// not reopenable, and removed when an event announces the reopen.
-    var taken: Set<InstanceID> = []
+    /// Instances dismissed lately, with their values and paths: what `scene.reopen` brings
+    /// back (at most ``reopenLimit``).
+    var reopenList: ReopenList<R>
     /// Immersive spaces whose style was changed from their declared one.
     var styles: [InstanceID: ImmersionStyle] = [:]
-    /// Supervision groups' restarts, by group id, for their intensity.
-    var groupHistories: [String: RestartHistory] = [:]
+    /// Supervision groups and their recent restarts, for their intensity.
+    var supervision: GroupSupervision
     /// Where restart windows are read (the system's clock since `made` when nil).
     nonisolated let time: (any TimeSource)?
     nonisolated let made = ContinuousClock.now
@@ -106,9 +96,6 @@ public actor SceneRegistry<R: Route> {
             if declaration.hosting == .virtual, declaration.activatable || declaration.interface != nil {
                 problems.append("scene \"\(declaration.id)\" is virtual: nothing would answer the calls an interface or activation is for")
             }
-            for required in declaration.requires where required == declaration.id || !declarations.contains(where: { $0.id == required }) {
-                problems.append("scene \"\(declaration.id)\" requires \"\(required)\", which is not another declared scene")
-            }
             if declaration.activatable, declaration.instances == .perValue {
                 problems.append("scene \"\(declaration.id)\" opens one instance per value: a call, which gives none, cannot activate it")
             }
@@ -142,42 +129,24 @@ public actor SceneRegistry<R: Route> {
                     ? "a behaviour is registered for scene \"\(scene)\", which is not declared"
                     : "a behaviour is registered for scene \"\(scene)\", which is not declared to run in process")
         }
-        let requires = Dictionary(declarations.map { ($0.id, $0.requires) }, uniquingKeysWith: { first, _ in first })
-        if let cycle = requirementCycle(requires) {
-            problems.append("the scenes require each other in a cycle: \(cycle.joined(separator: " → "))")
-        }
-        if let found = immersiveConflict(requires, immersive: Set(declarations.filter { $0.kind.isImmersive }.map(\.id))) {
-            problems.append(found.problem)
-        }
+        let requirements = declarations.map(\.requirementFacts)
+        problems += RequirementGraph.problems(requirements).map(\.description)
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app
         self.declarations = declarations
         self.declarationsByID = byID
-        self.requiredBy = declarations.reduce(into: [:]) { requiredBy, declaration in
-            for required in declaration.requires { requiredBy[required, default: []].append(declaration.id) }
-        }
-        var closure: [String: Set<String>] = [:]
-        func requirements(of scene: String) -> Set<String> {
-            if let known = closure[scene] { return known }
-            // Checked above: every requirement is declared, and there is no cycle.
-            let all = (byID[scene]?.requires ?? []).reduce(into: Set<String>()) { all, required in
-                all.insert(required)
-                all.formUnion(requirements(of: required))
-            }
-            closure[scene] = all
-            return all
-        }
-        for declaration in declarations where !declaration.requires.isEmpty { _ = requirements(of: declaration.id) }
-        self.requirementClosure = closure
+        self.supervision = GroupSupervision(groups: byID.compactMapValues(\.group))
         self.processes = processes
         self.closePolicy = closePolicy
         self.timeouts = timeouts
         self.time = time
         self.reopenLimit = max(0, reopenLimit)
+        self.reopenList = ReopenList(limit: reopenLimit)
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
-            scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive)
+            scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive,
+            requirements: RequirementGraph(requirements))
         if let host {
             host.attach(self)
             log.observe { host.observe($0) }

@@ -56,6 +56,9 @@ package enum OpenResolution: Hashable, Sendable {
 package struct RegistryBook: Sendable {
     package let scenes: [String: SceneFacts]
     package let immersivePolicy: ImmersivePolicy
+    /// What requires what (`RegistryBook+Requirements.swift` holds its rules over the
+    /// open instances).
+    package let requirements: RequirementGraph
     package private(set) var records: [InstanceID: InstanceRecord] = [:]
     package private(set) var byScene: [String: Set<InstanceID>] = [:]
     package private(set) var byValue: [ValueKey: InstanceID] = [:]
@@ -71,9 +74,10 @@ package struct RegistryBook: Sendable {
         let value: JSONValue
     }
 
-    package init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy) {
+    package init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy, requirements: RequirementGraph = RequirementGraph()) {
         self.scenes = scenes
         self.immersivePolicy = immersivePolicy
+        self.requirements = requirements
     }
 
     /// The focused window or volume.
