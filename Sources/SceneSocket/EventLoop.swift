@@ -30,8 +30,8 @@ protocol LoopHandler: AnyObject {
 ///   a task waiting on an actor of a stopped loop is not left suspended forever.
 public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private let epoll: Int32
-    private let wake: Int32
-    private let submitted = Locked<Submissions>(Submissions())
+    let wake: Int32
+    let submitted = Locked<Submissions>(Submissions())
 
     /// One piece of submitted work: a closure, or an actor's job.
     enum Work: Sendable {
@@ -39,23 +39,23 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         case job(UnownedJob)
     }
 
-    private struct Submissions {
+    struct Submissions {
         var work: [Work] = []
         /// Set once the loop has stopped and its eventfd is closed: later closures are
         /// dropped, later jobs go to ``afterStop``, and the descriptor number (which the
         /// kernel may reuse) is never written again.
         var closed = false
     }
-    private let running = Atomic<Bool>(true)
+    let running = Atomic<Bool>(true)
     /// The thread that runs the loop's work now (the loop thread, or the stand-in queue's
     /// thread after the stop), else 0: read on every loop-thread check, so an atomic rather
     /// than a lock.
     private let loopThread = Atomic<UInt>(0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopHandlers = Locked<StopHandlers>(StopHandlers())
+    let finished = DispatchSemaphore(value: 0)
+    let stopHandlers = Locked<StopHandlers>(StopHandlers())
 
     /// What runs once the loop has stopped, who waits for its end, and how far it is.
-    private struct StopHandlers {
+    struct StopHandlers {
         var handlers: [@Sendable () -> Void] = []
         /// Every handler registered on time has run.
         var ran = false
@@ -173,61 +173,6 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     public func atEndOfEveryTurn(_ handler: @escaping () -> Void) {
         precondition(inEventLoop)
         confined.turnEndHandlers.append(handler)
-    }
-
-    /// Runs `handler` once the loop has stopped: everything it had queued is flushed and
-    /// every descriptor closed.
-    ///
-    /// - Registered before that, it runs on the loop thread, in the order of registration.
-    /// - Registered once every handler has run, it runs at once, on the caller's thread
-    ///   (where the loop's own values can no longer be reached).
-    public func whenStopped(_ handler: @escaping @Sendable () -> Void) {
-        let ended = stopHandlers.withLock { state -> Bool in
-            if !state.ran { state.handlers.append(handler) }
-            return state.ran
-        }
-        if ended { handler() }
-    }
-
-    /// Stops the loop: every connection and listener is closed, then the thread ends.
-    /// Blocks the calling thread until then, unless called on the loop thread itself.
-    ///
-    /// - For synchronous code only (a program's exit path, a test's synchronous cleanup):
-    ///   never call it from a task, whose thread belongs to Swift's cooperative pool and
-    ///   would be held for as long as the loop takes to flush and close (seconds, with a
-    ///   slow reader). A task uses ``shutdownGracefully()``.
-    public func shutdown() {
-        beginShutdown()
-        if !inEventLoop { finished.wait() }
-    }
-
-    /// Stops the loop as ``shutdown()`` does, and returns once the loop thread has done
-    /// all its work (its descriptors closed, its stop handlers run), without blocking the
-    /// caller's thread: the loop resumes the caller as its last act.
-    ///
-    /// - Called on the loop thread (from a task that prefers the loop, or an actor of the
-    ///   loop), it returns at once after asking the loop to stop: the loop cannot end while
-    ///   one of its own jobs waits.
-    /// - Any number of callers may wait; each returns once the loop has ended, at once if
-    ///   it has.
-    public func shutdownGracefully() async {
-        beginShutdown()
-        if inEventLoop { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ended = stopHandlers.withLock { state -> Bool in
-                if !state.ended { state.endWaiters.append(continuation) }
-                return state.ended
-            }
-            if ended { continuation.resume() }
-        }
-    }
-
-    /// Marks the loop as stopping and wakes it; later calls do nothing.
-    private func beginShutdown() {
-        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        submitted.withLock { state in
-            if !state.closed { _ = scene_eventfd_signal(wake) }
-        }
     }
 
     // MARK: Loop-thread interface
@@ -428,32 +373,5 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
             for connection in confined.flushing { connection.flush() }
             confined.flushing.removeAll(keepingCapacity: true)
         }
-    }
-}
-
-/// A value that may be touched only on its loop's thread, carried across threads so that
-/// work submitted with ``EventLoop/execute(_:)`` can reach it.
-///
-/// - It is made on the loop's thread and read there; either elsewhere traps. A value made
-///   on another thread could already be shared with it, so the loop would not be its only
-///   user.
-public struct LoopBound<Value>: @unchecked Sendable {
-    // Safe: `value` traps unless read on the loop thread, and the value was made there,
-    // so every use of it happens on that one thread.
-    private let wrapped: Value
-    /// The loop the value belongs to.
-    public let loop: EventLoop
-
-    /// Binds `value` to `loop`; on the loop thread only.
-    public init(_ value: Value, loop: EventLoop) {
-        precondition(loop.inEventLoop, "a LoopBound value is made on its loop")
-        self.wrapped = value
-        self.loop = loop
-    }
-
-    /// The value; on the loop thread only.
-    public var value: Value {
-        precondition(loop.inEventLoop, "a LoopBound value is used on its loop")
-        return wrapped
     }
 }

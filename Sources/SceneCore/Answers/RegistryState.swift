@@ -86,44 +86,6 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     }
 }
 
-extension SceneRegistry {
-    /// Everything the registry holds now.
-    ///
-    /// - Instances are in id order: by scene name, then by number.
-    public func state() -> RegistryState<R> {
-        captureState().state
-    }
-
-    /// The state as it is now, its instances made later (see ``RegistryStateCapture``).
-    ///
-    /// One pass over the instances, each read in place (its actor shares this executor),
-    /// and their order by id on integer keys: the scene's rank among the scene names,
-    /// then the number (at most 10^15 < 2^50).
-    // Pre-specialized for the wire's routes: a coordinator reads the state of a registry
-    // of JSON routes, and the generic version of this loop costs twice as much per
-    // instance (measured with 100,000 instances).
-    @_specialize(exported: true, where R == JSONValue)
-    public func captureState() -> RegistryStateCapture<R> {
-        var unordered: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])] = []
-        unordered.reserveCapacity(instances.count)
-        for (id, instance) in instances {
-            let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
-            unordered.append((id, path, queue))
-        }
-        let ranks = Dictionary(uniqueKeysWithValues: declarations.map(\.id).sorted().enumerated().map { ($1, UInt64($0)) })
-        var keyed = unordered.indices.map { index in
-            (key: (ranks[unordered[index].id.scene] ?? 0) << 50 | UInt64(unordered[index].id.number), index: index)
-        }
-        keyed.sort { $0.key < $1.key }
-        return RegistryStateCapture(
-            app: app,
-            scenes: declarations.map { .init(id: $0.id, kind: $0.kind, instances: $0.instances, restore: $0.restore) },
-            focused: book.focused, immersive: book.immersive, pendingLink: links.pending?.url,
-            phase: book.aggregatePhase, seq: log.seq, entries: keyed.map { unordered[$0.index] }, records: book.records,
-            geometries: declarationsByID.mapValues(\.geometry), styles: styles)
-    }
-}
-
 extension RegistryState {
     /// A readable tree: the app, then each scene with its instances and their paths.
     ///

@@ -16,8 +16,6 @@ public struct DismissOutcome: Hashable, Sendable {
 }
 
 extension SceneRegistry {
-    // MARK: Closing
-
     /// Dismisses one instance; unless `force`, it is first asked to close (see
     /// ``SceneBacking/close(_:force:)``) and may refuse.
     ///
@@ -151,69 +149,31 @@ extension SceneRegistry {
         return DismissOutcome(dismissed: dismissed, vetoed: vetoed)
     }
 
-    // MARK: Processes
-
-    /// The declaration of `scene`, if there is one.
-    public nonisolated func declaration(of scene: String) -> SceneDeclaration<R>? {
-        declarationsByID[scene]
+    /// Dismisses one instance and the windows pushed from it.
+    @discardableResult
+    public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in try self.dismissNow(id) }
     }
 
-    /// The most recently focused open instance of `scene`, or its newest.
-    ///
-    /// - Throws: `unknown_scene`, or `not_open` when none is open.
-    public func mostRecentInstance(of scene: String) throws(RegistryRejection) -> InstanceID {
-        guard declarationsByID[scene] != nil else { throw .unknownScene(scene) }
-        guard let id = book.mostRecent(of: scene) else { throw .notOpen(scene) }
-        return id
-    }
-
-    /// Records that a process was started for `id`: a `scene.spawned` event, while `id`
-    /// is open.
-    public func processSpawned(_ id: InstanceID, pid: Int32) {
-        guard book.records[id] != nil else { return }
-        log.emit(.spawned(id, pid: pid))
-    }
-
-    /// The process behind `id` is gone (`exit` nil: it was left from a previous run): the
-    /// instance is `disconnected`, its path intact, until a new process says hello.
-    public func processDisconnected(_ id: InstanceID, exit: ProcessExit?) {
-        guard let record = book.records[id], record.phase != .opening else { return }
-        log.emit(.disconnected(id, exit: exit))
-        book.disconnect(id)
-        flush()
-    }
-
-    /// The process behind `id` said hello: an instance still opening becomes active (its
-    /// launch is complete), a disconnected one comes back (`scene.restarted`). Answers the
-    /// instance as it is.
-    ///
-    /// - Throws: `not_open` when the instance is not open.
-    public func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        guard let record = book.records[id] else { throw .notOpen(id.description) }
-        if record.phase == .opening {
-            activate(id)
-        } else if record.phase == .disconnected {
-            log.emit(.restarted(id))
-            book.reconnect(id)
-            flush()
+    /// Dismisses every instance of `scene`, or only the one(s) with `value`.
+    @discardableResult
+    public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
+            var dismissed: [InstanceID] = []
+            for id in try self.book.dismissTargets(scene, value: value).get() {
+                guard let reason = self.book.dismissReason(id) else { continue }
+                dismissed += self.remove(id, reason: reason)
+            }
+            return dismissed
         }
-        return try info(id)
     }
 
-    /// Dismisses `id` because of its process (`process_exited`, `restart_intensity`).
-    public func dismissProcess(_ id: InstanceID, reason: DismissReason) {
-        guard book.records[id] != nil else { return }
-        remove(id, reason: reason)
-    }
-
-    /// The open instances whose declaration has a launch command, with their phases.
-    public func processInstances() -> [(id: InstanceID, phase: ScenePhase)] {
-        instances(hosted: { if case .process = $0 { return true } else { return false } })
-    }
-
-    /// The open instances whose scene's hosting `matches`, with their phases.
-    func instances(hosted matches: (SceneHosting) -> Bool) -> [(id: InstanceID, phase: ScenePhase)] {
-        book.records.values.filter { declarationsByID[$0.id.scene].map { matches($0.hosting) } ?? false }
-            .sorted { $0.id < $1.id }.map { ($0.id, $0.phase) }
+    /// Dismisses the open immersive space, whichever it is.
+    @discardableResult
+    public func dismissImmersive() throws(RegistryRejection) -> [InstanceID] {
+        try rejectingSync("immersive.dismiss") { (self) throws(RegistryRejection) in
+            guard let id = self.book.immersive else { throw .nothingToDismiss }
+            return self.remove(id, reason: .requested)
+        }
     }
 }

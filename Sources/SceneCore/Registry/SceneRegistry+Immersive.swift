@@ -26,17 +26,3 @@ extension SceneRegistry {
         }
     }
 }
-
-extension SceneRegistry {
-    /// Restarts the behaviour of in-process instance `id` now, its path kept (see
-    /// `scene.restart`): the instance is `disconnected` until the new behaviour has started.
-    ///
-    /// - Throws: `not_open`; `not_connected` when `id` is not in process or no behaviour
-    ///   runs for it now.
-    public func restartBehavior(_ id: InstanceID) async throws(SceneError) {
-        guard book.records[id] != nil else { throw SceneError(RegistryRejection.notOpen(id.description)) }
-        guard declarationsByID[id.scene]?.hosting == .inProcess, let host, await host.restart(id) else {
-            throw .notConnected(id)
-        }
-    }
-}
