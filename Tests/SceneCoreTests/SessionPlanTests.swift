@@ -51,3 +51,24 @@ struct SessionPlanTests {
         #expect(plan.opening.map(\.id.description) == ["main-1"])
     }
 }
+
+@Suite("The style a restored or reloaded immersive space keeps")
+struct KeptStyleTests {
+    private let space = SceneDeclaration<JSONValue>(
+        id: "space", kind: .immersive(style: .full), geometry: SceneGeometry(styles: [.mixed, .full]))
+
+    @Test(
+        "a saved style is kept when it is a change the scene still allows; otherwise the space follows its declaration",
+        arguments: [
+            (ImmersionStyle.mixed as ImmersionStyle?, ImmersionStyle.mixed as ImmersionStyle?),
+            (.full, nil), (.progressive, nil), (nil, nil),
+        ])
+    func kept(saved: ImmersionStyle?, kept: ImmersionStyle?) {
+        #expect(space.styleToKeep(saved) == kept)
+    }
+
+    @Test("a scene that is no immersive space keeps no style")
+    func window() {
+        #expect(SceneDeclaration<JSONValue>(id: "w", kind: .window).styleToKeep(.mixed) == nil)
+    }
+}

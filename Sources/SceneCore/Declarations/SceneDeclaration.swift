@@ -360,7 +360,7 @@ extension SceneDeclaration {
     /// was saved with: that style when it is a change the scene still allows; nil when it
     /// follows its declaration (the declared style, a style no longer allowed, no style, or
     /// a scene that is no immersive space).
-    func styleToKeep(_ saved: ImmersionStyle?) -> ImmersionStyle? {
+    package func styleToKeep(_ saved: ImmersionStyle?) -> ImmersionStyle? {
         guard let saved, case .immersive(let declared) = kind, saved != declared, allowedStyles.contains(saved) else { return nil }
         return saved
     }
