@@ -21,9 +21,16 @@ struct Arguments: Sendable {
     private var flags: Set<String> = []
 
     /// Parses `arguments` as `command` declares them: an option or flag it does not
-    /// declare is a usage error.
+    /// declare is a usage error, and so are fewer positionals than it requires or more
+    /// than it takes (a command's own checks come after, when it runs).
     init(_ arguments: [String], for command: CommandSpec) throws(UsageError) {
         try self.init(arguments, valued: command.valuedOptions, flags: command.flags)
+        let required = command.arguments.filter { !$0.isOptional }.count
+        guard (required...command.arguments.count).contains(positionals.count) || flags.contains("help") else {
+            let names = command.arguments.map(\.synopsis)
+            throw UsageError(
+                "expected \(names.isEmpty ? "no arguments" : names.joined(separator: " ")), got \(positionals.count) argument\(positionals.count == 1 ? "" : "s")")
+        }
     }
 
     /// Parses `arguments` knowing which `--names` take a value.

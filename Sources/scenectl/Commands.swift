@@ -55,122 +55,7 @@ enum Commands {
             arguments: [.required("MANIFEST", .file)],
             details: "Validates a manifest: prints every problem with its JSON path; exits 1 if there is any.",
             run: { try Check.run($0) }),
-        control(
-            "open", "open a scene by its instance policy", arguments: [.required("SCENE")],
-            options: [.value]),
-        control(
-            "push", "open SCENE in place of window ID", arguments: [.required("SCENE")],
-            options: [.option("from", "ID", "the window whose place SCENE takes", required: true), .value]),
-        control(
-            "dismiss", "dismiss an instance, or a scene's instances; scene processes are asked first and may refuse, unless --force",
-            arguments: [.optional("ID")],
-            options: [
-                .option("scene", "SCENE", "dismiss the scene's instances instead of instance ID"),
-                .option("value", "JSON", "only the scene's instance with this value (with --scene)"),
-                .flag("force", "close without asking the scene processes, which may refuse"),
-            ],
-            forms: ["ID [--force]", "--scene SCENE [--value JSON] [--force]"]),
-        control("dismiss-immersive", "dismiss the open immersive space"),
-        control("focus", "focus a window or volume", arguments: [.required("ID")]),
-        control(
-            "reopen", "reopen the most recently dismissed instance (of SCENE), with its value and path",
-            arguments: [.optional("SCENE")]),
-        control(
-            "immersive-style", "change the open immersive space's style to one its scene declares",
-            arguments: [.required("mixed|progressive|full", .choice(["mixed", "progressive", "full"]))]),
-        control("route", "ask instance ID to show a route", arguments: [.required("ID"), .required("ROUTE-JSON")]),
-        control(
-            "send", #"send a flow intent, e.g. '{"type":"push","route":"a"}'"#,
-            arguments: [.required("ID"), .required("INTENT-JSON")]),
-        control(
-            "apply", #"reset a path to a plan, e.g. '[{"type":"push","route":"a"}]'"#,
-            arguments: [.required("ID"), .required("PLAN-JSON")]),
-        control(
-            "reconcile", "adopt or refuse the path a UI toolkit shows for instance ID",
-            arguments: [.required("ID"), .required("OBSERVED-JSON")],
-            options: [
-                .option(
-                    "policy", "adopt|reject", "adopt the observed path, or refuse it when it differs",
-                    kind: .choice(["adopt", "reject"]), required: true),
-            ],
-            details: """
-                OBSERVED-JSON is the path the toolkit shows, e.g. '[{"type":"push","route":"a"}]'. adopt \
-                turns the difference into the fewest intents and applies them as one change, printing \
-                them; reject refuses a different path (path_mismatch).
-                """),
-        control(
-            "program", "run several steps as one request, from FILE or standard input (-)",
-            arguments: [.required("FILE|-", .file)],
-            details: """
-                FILE holds the steps as JSON: an array of {"method", "params"}, or {"steps": [...]}. Each \
-                method is scene.open, scene.push, scene.focus, scene.dismiss, immersive.dismiss, \
-                scene.route, flow.send, flow.apply or link.open; "$k" in a member naming an instance \
-                names the instance of step k's result. The first step that fails ends the program \
-                (exit 1, naming the step); the steps before it stay applied.
-                """),
-        control(
-            "present", "open SCENE from instance ID and wait until it finishes; print its result",
-            arguments: [.required("SCENE")],
-            options: [.option("from", "ID", "the instance it is presented from", required: true), .value]),
-        control(
-            "finish", "end presented instance ID with a result; whoever presented it gets it",
-            arguments: [.required("ID"), .required("RESULT-JSON")]),
-        control(
-            "link", "open a deep link (--start: start a coordinator first when none answers)", arguments: [.required("URL")],
-            options: [
-                .flag("start", "when no coordinator answers, start one (detached) and then open the link"),
-                .option("manifest", "FILE", "the manifest to start it with (default: the one desktop install recorded)", kind: .file),
-            ]),
-        control("auth", "sign in (replaying a pending link) or out", arguments: [.required("on|off", .choice(["on", "off"]))]),
-        control(
-            "call", "call a method of a scene process (ID: an instance, or a scene for its most recently focused instance)",
-            arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")],
-            details: """
-                Calls METHOD of a scene process and prints its answer. ID is an instance (viewer-2), or a \
-                scene (viewer) for its most recently focused instance.
-                """),
-        control(
-            "notify", "the same as call, as a notification: no answer",
-            arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")]),
-        control(
-            "session", "save, load, list or delete a named session of open instances (kept beside --state)",
-            arguments: [.required("save|load|list|delete", .choice(["save", "load", "list", "delete"])), .optional("NAME")],
-            options: [.flag("force", "load: close what is open without asking (no veto)")]),
-        control(
-            "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
-            arguments: [.required("ID")]),
-        control(
-            "status", "how instance ID is doing: its phase and path, and its process's pid, uptime, restarts, last exit, heartbeat",
-            arguments: [.required("ID")]),
-        control(
-            "state", "print the scene tree",
-            options: [.option("format", "tree|dot|mermaid", "the tree (the default), or a Graphviz or Mermaid graph", kind: .choice(["tree", "dot", "mermaid"]))]),
-        control(
-            "describe", "what scene SCENE serves: its methods and signals, kind, instances, and whether a call opens it",
-            arguments: [.required("SCENE")]),
-        control(
-            "emit", "announce signal SIGNAL from instance ID, with an optional payload",
-            arguments: [.required("ID"), .required("SIGNAL"), .optional("PAYLOAD-JSON")]),
-        control(
-            "watch", "print one line per event until interrupted",
-            options: [
-                .option(
-                    "topics", "T,T", "only these topics, comma-separated: scene, flow, link, request, signal",
-                    kind: .list(["scene", "flow", "link", "request", "signal"])),
-                .option("instances", "ID,ID", "only events about these instances"),
-                .option("scenes", "S,S", "only events about instances of these scenes"),
-                .option("signals", "N,N", "only these signals"),
-                .option("since", "SEQ", "first replay every event after SEQ that the coordinator still keeps"),
-                .flag("follow", "when the coordinator goes away, connect again and resume where it left off"),
-            ],
-            details: """
-                Prints one line per event (with --json, the event's params). Filters combine: an event \
-                passes when its topic is wanted and it matches every filter given. --since replays what \
-                was missed first (exit 1 with history_gone when the coordinator no longer keeps it); \
-                --follow keeps watching across coordinator restarts, without a gap or a duplicate.
-                """),
-        control("ping", "check that the coordinator answers"),
-        control("shutdown", "stop the coordinator"),
+    ] + scenes + navigation + links + services + [
         CommandSpec(
             "desktop", "register scenectl with the desktop as the handler of a manifest's custom link schemes",
             arguments: [.required("install|uninstall|status", .choice(["install", "uninstall", "status"]))],
@@ -205,14 +90,15 @@ enum Commands {
     }
 
     /// A command that talks to a running coordinator: it takes the socket, the app and
-    /// `--json` besides its own options, and ``Control`` runs it.
-    private static func control(
+    /// `--json` besides its own options; `prepare` reads its arguments into what it does
+    /// (``ControlPlan``), and ``Control`` connects and runs it.
+    static func control(
         _ name: String, _ summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        forms: [String]? = nil, details: String? = nil
+        forms: [String]? = nil, details: String? = nil, prepare: @escaping ControlPrepare
     ) -> CommandSpec {
         CommandSpec(
             name, summary, arguments: arguments, options: options + [.socket, .app, .json], forms: forms, details: details,
-            run: { try await Control.run(name, $0) })
+            run: { try await Control.run(name, $0, prepare) })
     }
 
     /// What the list of commands begins with.

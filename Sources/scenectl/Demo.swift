@@ -17,12 +17,6 @@ enum Demo {
     }
 
     static func run(_ arguments: Arguments) async -> ExitCode {
-        do {
-            _ = try arguments.expect()
-        } catch {
-            standardError("scenectl: \(error.message)")
-            return .usage
-        }
         signal(SIGPIPE, SIG_IGN)
         var template = Array("/tmp/scenectl-demo-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {

@@ -36,12 +36,6 @@ enum SceneCommand {
     }
 
     static func run(_ arguments: Arguments) async -> ExitCode {
-        do {
-            _ = try arguments.expect()
-        } catch {
-            standardError("scenectl: \(error.message)")
-            return .usage
-        }
         let environment = ProcessInfo.processInfo.environment
         let state = State(
             title: arguments.option("title") ?? environment["SCENE_INSTANCE"] ?? "scene",

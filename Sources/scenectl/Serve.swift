@@ -14,12 +14,6 @@ let startingParent = getppid()
 
 enum Serve {
     static func run(_ arguments: Arguments) async -> ExitCode {
-        do {
-            _ = try arguments.expect()
-        } catch {
-            standardError("scenectl: \(error.message)")
-            return .usage
-        }
         let manifest: Manifest
         if let file = arguments.option("manifest") {
             do {

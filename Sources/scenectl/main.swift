@@ -58,10 +58,23 @@ func printJSONError(_ error: WireError) {
 _ = startingParent
 // `-h` is `--help`; the global options may come before the command's name.
 let all = CommandLine.arguments.dropFirst().map { $0 == "-h" ? "--help" : $0 }
-guard let at = Arguments.commandIndex(in: all), all[at] != "help" else {
+guard let at = Arguments.commandIndex(in: all) else {
     print(Commands.usage)
-    let asked = all.contains("--help") || all.contains("help")
-    exit(asked ? ExitCode.success.rawValue : ExitCode.usage.rawValue)
+    exit(all.contains("--help") ? ExitCode.success.rawValue : ExitCode.usage.rawValue)
+}
+// `scenectl help` is the usage; `scenectl help COMMAND` is that command's --help.
+if all[at] == "help" {
+    guard let asked = all.dropFirst(at + 1).first(where: { !$0.hasPrefix("-") }) else {
+        print(Commands.usage)
+        exit(ExitCode.success.rawValue)
+    }
+    guard let command = Commands.named(asked) else {
+        let near = Suggestion.nearest(to: asked, among: Commands.all.map(\.name))
+        standardError("scenectl: unknown command \"\(asked)\"" + (near.map { " (did you mean \"\($0)\"?)" } ?? ""))
+        exit(ExitCode.usage.rawValue)
+    }
+    print(command.help)
+    exit(ExitCode.success.rawValue)
 }
 let name = all[at]
 guard let command = Commands.named(name) else {

@@ -115,6 +115,27 @@ struct ScenectlTests {
         #expect(listedCommands(bare.out) == Self.commands)
     }
 
+    @Test("scenectl help COMMAND prints what COMMAND --help does; an unknown one is a usage error")
+    func helpCommand() async throws {
+        for command in ["open", "watch", "serve"] {
+            let asked = try await scenectl(["help", command])
+            #expect(asked.code == 0)
+            #expect(asked.out == (try await scenectl([command, "--help"])).out, "\(command)")
+        }
+        let unknown = try await scenectl(["help", "opne"])
+        #expect(unknown.code == 2)
+        #expect(unknown.err.contains("did you mean \"open\""))
+    }
+
+    @Test("the README names every command of the usage")
+    func readmeNamesEveryCommand() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for command in Self.commands {
+            let named = ["scenectl \(command) ", "scenectl \(command)`", "`\(command)`", "`\(command) "].contains { readme.contains($0) }
+            #expect(named, "\(command)")
+        }
+    }
+
     @Test("every command's --help exits 0 and shows its synopsis and its options", arguments: commands)
     func commandHelp(command: String) async throws {
         let result = try await scenectl([command, "--help"])

@@ -1,9 +1,31 @@
 import Foundation
 import SceneClient
+import SceneFlow
+import SceneJSON
 import SceneWire
 
-// `scenectl status`, and the process notes on `scenectl state`'s rows.
-extension Request {
+/// How control commands print what the coordinator answered.
+enum ControlText {
+    /// A path as `a > b`, or `(root)`.
+    static func describe(_ path: [RouteStep<JSONValue>]) -> String {
+        path.isEmpty ? "(root)" : path.map(\.description).joined(separator: " > ")
+    }
+
+    /// One line per event: `#seq type members…`.
+    static func describe(_ event: WireEvent) -> String {
+        var parts = ["#\(event.seq)", event.type]
+        for (key, value) in (event.params.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) where key != "seq" && key != "type" {
+            if key == "instance", let object = value.objectValue, let id = object["id"]?.stringValue {
+                parts.append("instance=\(id)")
+            } else if key == "error", let error = WireError(json: value) {
+                parts.append("reason=\(error.reason ?? "\(error.code)")")
+            } else {
+                parts.append("\(key)=\(value.stringValue ?? value.description)")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
     /// `scenectl status`: the instance, then its process, as `systemctl status` shows a unit.
     static func describe(_ status: StatusResult) -> String {
         let instance = status.instance
@@ -32,9 +54,29 @@ extension Request {
         return value < 10 ? String(format: "%.1f s", value) : "\(Int(value)) s"
     }
 
+    /// `scenectl describe`'s text: the scene, then its methods and signals.
+    static func describe(_ description: DescribeResult, scene: String) -> String {
+        var head = "\(scene)  \(description.kind), \(description.instances)"
+        if let max = description.max, description.instances == "multiple" { head += " (at most \(max))" }
+        if description.activatable { head += ", activatable" }
+        var lines = [head]
+        guard case .object(let interface) = description.interface else {
+            lines.append("  no interface declared: any method may be called, any signal emitted")
+            return lines.joined(separator: "\n")
+        }
+        for (kind, key) in [("method", "methods"), ("signal", "signals")] {
+            let entries = interface[key]?.objectValue ?? [:]
+            for name in entries.keys.sorted() {
+                let parts = (entries[name]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                lines.append("  \(kind) \(name)" + (parts.isEmpty ? "" : "  " + parts.joined(separator: "  ")))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The scene tree with each process instance's row followed by its pid, uptime and
     /// restarts (one `scene.status` per instance, for the first 200).
-    func withProcesses(_ tree: String, of ids: [String], on connection: SceneConnection) async throws(ClientError) -> String {
+    static func withProcesses(_ tree: String, of ids: [String], on connection: SceneConnection) async -> String {
         var notes: [String: String] = [:]
         for id in ids.prefix(200) {
             // One that closed since the state was taken has no row to mark.
@@ -49,4 +91,10 @@ extension Request {
             return line + note
         }.joined(separator: "\n")
     }
+
+    /// Every intent `type`, with its members, for a mistyped intent's message.
+    static let intentTypes = """
+        push {route}, pushMany {routes}, sheet {route}, cover {route}, pop {count?}, popTo {route}, popToRoot, \
+        dismiss, dismissAll, reset {steps}, replaceStack {routes}, backOrPush {route}, pushUnique {route}
+        """
 }

@@ -1,0 +1,167 @@
+import SceneClient
+import SceneJSON
+import SceneWire
+
+// Calls to scenes, sessions, restarts, what is open and how it does, signals and events,
+// and the coordinator itself.
+extension Commands {
+    static let services: [CommandSpec] = [
+        control(
+            "call", "call a method of a scene process (ID: an instance, or a scene for its most recently focused instance)",
+            arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")],
+            details: """
+                Calls METHOD of a scene process and prints its answer. ID is an instance (viewer-2), or a \
+                scene (viewer) for its most recently focused instance.
+                """
+        ) { arguments throws(UsageError) in
+            let params = try callParams(arguments)
+            return ControlPlan { connection, _ throws(ClientError) in
+                print(try await connection.call(WireMethod.sceneCall.rawValue, params: WireCodec.json(params)).description)
+            }
+        },
+        control(
+            "notify", "the same as call, as a notification: no answer",
+            arguments: [.required("ID"), .required("METHOD"), .optional("PARAMS-JSON")]
+        ) { arguments throws(UsageError) in
+            let params = try callParams(arguments)
+            return ControlPlan { connection, json throws(ClientError) in
+                _ = try await connection.call(WireMethod.sceneNotify.rawValue, params: WireCodec.json(params))
+                Control.done(json: json, "delivered")
+            }
+        },
+        control(
+            "session", "save, load, list or delete a named session of open instances (kept beside --state)",
+            arguments: [.required("save|load|list|delete", .choice(["save", "load", "list", "delete"])), .optional("NAME")],
+            options: [.flag("force", "load: close what is open without asking (no veto)")]
+        ) { arguments throws(UsageError) in
+            let action = arguments.positionals[0]
+            guard ["save", "load", "list", "delete"].contains(action) else { throw UsageError("session takes save, load, list or delete") }
+            guard arguments.positionals.count == (action == "list" ? 1 : 2) else {
+                throw UsageError(action == "list" ? "session list takes no name" : "session \(action) needs a NAME")
+            }
+            let (name, force) = (arguments.positionals.dropFirst().first ?? "", arguments.flag("force"))
+            return ControlPlan { connection, json throws(ClientError) in
+                switch action {
+                case "save":
+                    try await connection.saveSession(name)
+                    Control.done(json: json, "saved session \(name)")
+                case "load":
+                    let opened = try await connection.loadSession(name, force: force)
+                    Control.show(
+                        SessionLoadResult(instances: opened), json: json,
+                        "loaded session \(name): \(opened.isEmpty ? "nothing" : opened.joined(separator: " "))")
+                case "list":
+                    let names = try await connection.sessions()
+                    Control.show(SessionListResult(sessions: names), json: json, names.isEmpty ? "no sessions" : names.joined(separator: "\n"))
+                default:
+                    try await connection.deleteSession(name)
+                    Control.done(json: json, "deleted session \(name)")
+                }
+            }
+        },
+        control(
+            "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
+            arguments: [.required("ID")]
+        ) { arguments throws(UsageError) in
+            let id = arguments.positionals[0]
+            return ControlPlan { connection, json throws(ClientError) in
+                let instance = try await connection.restart(id)
+                Control.show(instance, json: json, "restarting \(instance.id); its path: \(ControlText.describe(instance.path))")
+            }
+        },
+        control(
+            "status", "how instance ID is doing: its phase and path, and its process's pid, uptime, restarts, last exit, heartbeat",
+            arguments: [.required("ID")]
+        ) { arguments throws(UsageError) in
+            let id = arguments.positionals[0]
+            return ControlPlan { connection, json throws(ClientError) in
+                let status = try await connection.status(id)
+                Control.show(status, json: json, ControlText.describe(status))
+            }
+        },
+        control(
+            "state", "print the scene tree",
+            options: [.option("format", "tree|dot|mermaid", "the tree (the default), or a Graphviz or Mermaid graph", kind: .choice(["tree", "dot", "mermaid"]))]
+        ) { arguments throws(UsageError) in
+            let format = arguments.option("format") ?? "tree"
+            guard ["tree", "dot", "mermaid"].contains(format) else { throw UsageError("--format is tree, dot or mermaid") }
+            return ControlPlan { connection, json throws(ClientError) in
+                let state = try await connection.state()
+                if json {
+                    printJSON(state)
+                } else {
+                    switch format {
+                    case "dot": print(state.dot)
+                    case "mermaid": print(state.mermaid)
+                    default: print(await ControlText.withProcesses(state.tree, of: state.instances.map(\.id), on: connection))
+                    }
+                }
+            }
+        },
+        control(
+            "describe", "what scene SCENE serves: its methods and signals, kind, instances, and whether a call opens it",
+            arguments: [.required("SCENE")]
+        ) { arguments throws(UsageError) in
+            let scene = arguments.positionals[0]
+            return ControlPlan { connection, json throws(ClientError) in
+                let description = try await connection.describe(scene)
+                Control.show(description, json: json, ControlText.describe(description, scene: scene))
+            }
+        },
+        control(
+            "emit", "announce signal SIGNAL from instance ID, with an optional payload",
+            arguments: [.required("ID"), .required("SIGNAL"), .optional("PAYLOAD-JSON")]
+        ) { arguments throws(UsageError) in
+            let (id, signal) = (arguments.positionals[0], arguments.positionals[1])
+            let payload = try arguments.optionalJSON(at: 2, what: "the payload")
+            return ControlPlan { connection, json throws(ClientError) in
+                try await connection.emit(signal, payload: payload, instance: id)
+                Control.done(json: json, "emitted \(signal) from \(id)")
+            }
+        },
+        control(
+            "watch", "print one line per event until interrupted",
+            options: [
+                .option(
+                    "topics", "T,T", "only these topics, comma-separated: scene, flow, link, request, signal",
+                    kind: .list(["scene", "flow", "link", "request", "signal"])),
+                .option("instances", "ID,ID", "only events about these instances"),
+                .option("scenes", "S,S", "only events about instances of these scenes"),
+                .option("signals", "N,N", "only these signals"),
+                .option("since", "SEQ", "first replay every event after SEQ that the coordinator still keeps"),
+                .flag("follow", "when the coordinator goes away, connect again and resume where it left off"),
+            ],
+            details: """
+                Prints one line per event (with --json, the event's params). Filters combine: an event \
+                passes when its topic is wanted and it matches every filter given. --since replays what \
+                was missed first (exit 1 with history_gone when the coordinator no longer keeps it); \
+                --follow keeps watching across coordinator restarts, without a gap or a duplicate.
+                """
+        ) { arguments throws(UsageError) in
+            let watch = try Watch(arguments)
+            return ControlPlan { connection, json throws(ClientError) in try await watch.run(on: connection, json: json) }
+        },
+        control("ping", "check that the coordinator answers") { _ throws(UsageError) in
+            ControlPlan { connection, json throws(ClientError) in
+                let clock = ContinuousClock()
+                let start = clock.now
+                try await connection.ping()
+                Control.done(json: json, "pong from \(connection.hello.server) in \(clock.now - start)")
+            }
+        },
+        control("shutdown", "stop the coordinator") { _ throws(UsageError) in
+            ControlPlan { connection, json throws(ClientError) in
+                try await connection.shutdownCoordinator()
+                Control.done(json: json, "the coordinator is shutting down")
+            }
+        },
+    ]
+
+    /// `call` and `notify`'s target, method and params: an ID of the form `scene-N` is an
+    /// instance, anything else a scene.
+    private static func callParams(_ arguments: Arguments) throws(UsageError) -> SceneCallParams {
+        let id = arguments.positionals[0]
+        let target: CallTarget = InstanceIDText.isInstance(id) ? .instance(id) : .scene(id)
+        return SceneCallParams(to: target, method: arguments.positionals[1], params: try arguments.optionalJSON(at: 2, what: "the params"))
+    }
+}
