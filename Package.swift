@@ -36,7 +36,7 @@ let package = Package(
     targets: [
         .target(name: "SceneSync", swiftSettings: strictSwift),
         .target(name: "SceneJSON", swiftSettings: strictSwift),
-        .target(name: "SceneFlow", dependencies: ["SceneJSON", "SceneSync"], swiftSettings: strictSwift),
+        .target(name: "SceneFlow", dependencies: ["SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow", "SceneJSON"], swiftSettings: strictSwift),
         .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "CSceneSystem"),

@@ -1,4 +1,3 @@
-public import SceneJSON
 /// A request to change a flow's path. ``FlowStore`` decides what it does.
 ///
 /// On the wire each intent is an object with a `type` (the case name) and its
@@ -104,38 +103,6 @@ extension FlowIntent: Codable {
             try container.encode(steps, forKey: .steps)
         case .pop, .popToRoot, .dismiss, .dismissAll:
             break
-        }
-    }
-}
-
-extension FlowIntent where R == JSONValue {
-    /// The common intents read straight from `json`, as ``init(from:)`` reads them, without
-    /// a decoder; nil for anything it does not take (lists, a reset, a missing or null
-    /// argument, a count that is not an integer), which the decoder then reads or explains.
-    public init?(plainJSON json: JSONValue) {
-        guard case .object(let members) = json, case .string(let type)? = members["type"] else { return nil }
-        let route = members["route"].flatMap { $0.isNull ? nil : $0 }
-        switch type {
-        case "push", "sheet", "cover", "popTo", "backOrPush", "pushUnique":
-            guard let route else { return nil }
-            switch type {
-            case "push": self = .push(route)
-            case "sheet": self = .sheet(route)
-            case "cover": self = .cover(route)
-            case "popTo": self = .popTo(route)
-            case "backOrPush": self = .backOrPush(route)
-            default: self = .pushUnique(route)
-            }
-        case "pop":
-            switch members["count"] {
-            case nil, .null?: self = .pop
-            case .integer(let count)?: self = .popCount(count)
-            default: return nil
-            }
-        case "popToRoot": self = .popToRoot
-        case "dismiss": self = .dismiss
-        case "dismissAll": self = .dismissAll
-        default: return nil
         }
     }
 }

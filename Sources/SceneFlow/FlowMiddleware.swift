@@ -1,4 +1,3 @@
-public import SceneJSON
 /// Code that sees every intent before and after a ``FlowStore`` applies it.
 ///
 /// - `willApply` runs in chain order; it may pass the intent on, rewritten or not, or
@@ -132,7 +131,7 @@ public struct MiddlewareHandle: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an edit of the middleware chain was refused.
-public enum MiddlewareChainError: CodedReason {
+public enum MiddlewareChainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No middleware with this handle is in the chain.
     case unknownHandle(MiddlewareHandle)
     /// The position is outside `0...count` (insert) or `0..<count` (move).

@@ -1,6 +1,5 @@
-public import SceneJSON
 /// Why a list of steps is not a valid navigation path.
-public enum FlowPlanError: CodedReason {
+public enum FlowPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     /// More than one sheet or cover; `count` is how many there were.
     case tooManyModals(count: Int)
     /// A sheet or cover at `index` is followed by another step.
@@ -13,12 +12,6 @@ public enum FlowPlanError: CodedReason {
         }
     }
 
-    public var fields: [String: JSONValue] {
-        switch self {
-        case .tooManyModals(let count): return ["count": .integer(count)]
-        case .modalNotAtTail(let index): return ["index": .integer(index)]
-        }
-    }
 
     public var description: String {
         switch self {

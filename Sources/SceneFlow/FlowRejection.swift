@@ -1,8 +1,7 @@
-public import SceneJSON
 /// Why a ``FlowStore`` refused an intent. Nothing changed when an intent is rejected.
 ///
 /// Each case has a stable snake_case ``code`` that the wire carries unchanged.
-public enum FlowRejection: CodedReason {
+public enum FlowRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// A push (or an intent that would push) while a sheet or cover is at the tail.
     case pushBlockedByModalTail
     /// A pop or stack replacement while a sheet or cover shows: dismiss first, or reset.
@@ -33,22 +32,6 @@ public enum FlowRejection: CodedReason {
         }
     }
 
-    public var fields: [String: JSONValue] {
-        switch self {
-        case .insufficientDepth(let requested, let available):
-            return ["requested": .integer(requested), "available": .integer(available)]
-        case .invalidCount(let count):
-            return ["count": .integer(count)]
-        case .invalidPlan(let problem):
-            return ["detail": .string(problem.code)].merging(problem.fields) { first, _ in first }
-        case .middlewareCancelled(let name, let reason):
-            return ["middleware": .string(name), "detail": .string(reason)]
-        case .followUpLimitExceeded(let limit):
-            return ["limit": .integer(limit)]
-        case .pushBlockedByModalTail, .popBlockedByModalTail, .routeNotFound:
-            return [:]
-        }
-    }
 
     public var description: String {
         switch self {

@@ -1,4 +1,3 @@
-public import SceneJSON
 /// A flow store's state as Codable data: the visible path and the queued modals.
 ///
 /// Encodes as `{"version": 1, "path": [steps], "queuedModals": [steps]}`.
@@ -36,7 +35,7 @@ public struct FlowSnapshot<R: Route>: Hashable, Codable, Sendable {
 }
 
 /// One thing wrong with a ``FlowSnapshot``.
-public enum FlowRestoreProblem: CodedReason {
+public enum FlowRestoreProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// The snapshot was written in a format this library does not read.
     case unsupportedVersion(Int)
     /// The path is not a valid path.
@@ -55,19 +54,11 @@ public enum FlowRestoreProblem: CodedReason {
         }
     }
 
-    public var fields: [String: JSONValue] {
-        switch self {
-        case .unsupportedVersion(let version): return ["version": .integer(version)]
-        case .invalidPath(let problem): return ["detail": .string(problem.code)].merging(problem.fields) { first, _ in first }
-        case .queuedStepNotModal(let index): return ["index": .integer(index)]
-        case .queueWithoutModal(let count): return ["count": .integer(count)]
-        }
-    }
 
     public var description: String {
         switch self {
         case .unsupportedVersion(let version):
-            return "snapshot version \(version) is not supported (expected \(FlowSnapshot<JSONValue>.currentVersion))"
+            return "snapshot version \(version) is not supported (expected \(FlowSnapshot<String>.currentVersion))"
         case .invalidPath(let problem):
             return "path: \(problem)"
         case .queuedStepNotModal(let index):
@@ -79,7 +70,7 @@ public enum FlowRestoreProblem: CodedReason {
 }
 
 /// Why a snapshot could not be restored; lists every problem found.
-public struct FlowRestoreError: CodedReason {
+public struct FlowRestoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Every problem, in the order found.
     public let problems: [FlowRestoreProblem]
 
@@ -90,9 +81,6 @@ public struct FlowRestoreError: CodedReason {
 
     public var code: String { "invalid_snapshot" }
 
-    public var fields: [String: JSONValue] {
-        ["problems": .array(problems.map { .string($0.code) })]
-    }
 
     public var description: String {
         "invalid flow snapshot: " + problems.map(\.description).joined(separator: "; ")
