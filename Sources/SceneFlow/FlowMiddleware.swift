@@ -137,6 +137,7 @@ public enum MiddlewareChainError: Error, Hashable, Sendable, CustomStringConvert
     /// The position is outside `0...count` (insert) or `0..<count` (move).
     case indexOutOfRange(index: Int, count: Int)
 
+    /// The stable snake_case code, the same string on the wire.
     public var code: String {
         switch self {
         case .unknownHandle: return "unknown_middleware"

@@ -5,6 +5,7 @@ public enum FlowPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sheet or cover at `index` is followed by another step.
     case modalNotAtTail(index: Int)
 
+    /// The stable snake_case code, the same string on the wire.
     public var code: String {
         switch self {
         case .tooManyModals: return "too_many_modals"

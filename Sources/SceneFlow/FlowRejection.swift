@@ -19,6 +19,7 @@ public enum FlowRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// Middleware kept queueing follow-up intents past the store's limit.
     case followUpLimitExceeded(limit: Int)
 
+    /// The stable snake_case code, the same string on the wire.
     public var code: String {
         switch self {
         case .pushBlockedByModalTail: return "push_blocked_by_modal_tail"

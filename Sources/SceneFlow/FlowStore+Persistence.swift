@@ -45,6 +45,7 @@ public enum FlowRestoreProblem: Error, Hashable, Sendable, CustomStringConvertib
     /// Modals are queued although no modal shows.
     case queueWithoutModal(count: Int)
 
+    /// The stable snake_case code, the same string on the wire.
     public var code: String {
         switch self {
         case .unsupportedVersion: return "unsupported_version"
@@ -79,6 +80,7 @@ public struct FlowRestoreError: Error, Hashable, Sendable, CustomStringConvertib
         self.problems = problems
     }
 
+    /// The stable snake_case code, the same string on the wire.
     public var code: String { "invalid_snapshot" }
 
 
