@@ -20,7 +20,7 @@ struct ObjectWriter {
     }
 }
 
-extension InstanceObject: WireWritable {
+extension InstanceObject: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         // Members in sorted order, as the encoder writes them; the geometry only when declared.
         var object = ObjectWriter()
@@ -62,7 +62,7 @@ extension InstanceObject: WireWritable {
     }
 }
 
-extension HelloResult: WireWritable {
+extension HelloResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         if let instance {
@@ -79,7 +79,7 @@ extension HelloResult: WireWritable {
     }
 }
 
-extension OpenResult: WireWritable {
+extension OpenResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("instance", to: &output)
@@ -90,7 +90,7 @@ extension OpenResult: WireWritable {
     }
 }
 
-extension InstanceResult: WireWritable {
+extension InstanceResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("instance", to: &output)
@@ -99,7 +99,7 @@ extension InstanceResult: WireWritable {
     }
 }
 
-extension DismissResult: WireWritable {
+extension DismissResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("dismissed", to: &output)
@@ -112,7 +112,7 @@ extension DismissResult: WireWritable {
     }
 }
 
-extension RouteResult: WireWritable {
+extension RouteResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("instance", to: &output)
@@ -132,7 +132,7 @@ extension RouteResult: WireWritable {
     }
 }
 
-extension FlowSendResult: WireWritable {
+extension FlowSendResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("outcome", to: &output)
@@ -143,7 +143,7 @@ extension FlowSendResult: WireWritable {
     }
 }
 
-extension PathResult: WireWritable {
+extension PathResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("path", to: &output)
@@ -152,7 +152,7 @@ extension PathResult: WireWritable {
     }
 }
 
-extension BatchOutcome: WireWritable {
+extension BatchOutcome: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         if let error {
@@ -165,7 +165,7 @@ extension BatchOutcome: WireWritable {
     }
 }
 
-extension FlowBatchResultObject: WireWritable {
+extension FlowBatchResultObject: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("outcomes", to: &output)
@@ -181,7 +181,7 @@ extension FlowBatchResultObject: WireWritable {
     }
 }
 
-extension LinkOpenResult: WireWritable {
+extension LinkOpenResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         if let instance {
@@ -210,7 +210,7 @@ extension LinkOpenResult: WireWritable {
     }
 }
 
-extension SubscribeResult: WireWritable {
+extension SubscribeResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         // Members in sorted order, as the encoder writes them.
         output.append(UInt8(ascii: "{"))
@@ -225,7 +225,7 @@ extension SubscribeResult: WireWritable {
     }
 }
 
-extension SceneObject: WireWritable {
+extension SceneObject: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("id", to: &output)
@@ -252,40 +252,8 @@ extension SceneObject: WireWritable {
     }
 }
 
-extension StateResult: WireWritable {
-    public func write(to output: inout [UInt8]) {
-        var object = ObjectWriter()
-        object.key("app", to: &output)
-        JSONValue.writeQuoted(app, to: &output)
-        object.key("focused", to: &output)
-        WireCodec.write(focused, to: &output)
-        object.key("immersive", to: &output)
-        WireCodec.write(immersive, to: &output)
-        object.key("instances", to: &output)
-        output.append(UInt8(ascii: "["))
-        for (index, instance) in instances.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            instance.write(to: &output)
-        }
-        output.append(UInt8(ascii: "]"))
-        object.key("pendingLink", to: &output)
-        WireCodec.write(pendingLink, to: &output)
-        object.key("phase", to: &output)
-        JSONValue.writeQuoted(phase, to: &output)
-        object.key("scenes", to: &output)
-        output.append(UInt8(ascii: "["))
-        for (index, scene) in scenes.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            scene.write(to: &output)
-        }
-        output.append(UInt8(ascii: "]"))
-        object.key("seq", to: &output)
-        JSONValue.writeInteger(Int(seq), to: &output)
-        object.end(&output)
-    }
-}
 
-extension EmptyResult: WireWritable {
+extension EmptyResult: WrittenMessage {
     public func write(to output: inout [UInt8]) {
         JSONValue.append("{}", to: &output)
     }

@@ -70,23 +70,6 @@ public struct InstanceObject: Codable, Hashable, Sendable {
         placement = try container.decodeIfPresent(JSONValue.self, forKey: .placement)
         style = try container.decodeIfPresent(String.self, forKey: .style)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(scene, forKey: .scene)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(value, forKey: .value)
-        try container.encode(phase, forKey: .phase)
-        try container.encode(focused, forKey: .focused)
-        try container.encode(path, forKey: .path)
-        try container.encode(pushedFrom.map(JSONValue.string) ?? .null, forKey: .pushedFrom)
-        try container.encode(queue, forKey: .queue)
-        try container.encodeIfPresent(defaultSize, forKey: .defaultSize)
-        try container.encodeIfPresent(resizability, forKey: .resizability)
-        try container.encodeIfPresent(placement, forKey: .placement)
-        try container.encodeIfPresent(style, forKey: .style)
-    }
 }
 
 /// `hello` {protocol: [versions], role, client, token?}.

@@ -10,6 +10,23 @@ public protocol WireWritable: Sendable {
 
 extension JSONValue: WireWritable {}
 
+/// A message whose one JSON form is its writer: its `Encodable` conformance writes through
+/// ``WireWritable/write(to:)`` (and reads the bytes back as a JSON value for the encoder),
+/// so what a coordinator writes and what any encoder prints cannot differ.
+///
+/// A coordinator's answers use the writer directly; the `Encodable` path serves tools and
+/// tests, where speed does not matter.
+public protocol WrittenMessage: WireWritable, Encodable {}
+
+extension WrittenMessage {
+    /// Encodes the JSON ``WireWritable/write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws {
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        try JSONParser.parse(bytes).encode(to: encoder)
+    }
+}
+
 /// A result large enough to be written a slice at a time (one per turn of a server's event
 /// loop, so that its other connections are served in between): the `state` of an app with
 /// many instances.
