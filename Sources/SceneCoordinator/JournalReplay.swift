@@ -52,8 +52,9 @@ extension RegistrySnapshot where R == JSONValue {
         case "scene.dismissed":
             guard let id else { return }
             // Kept for scene.reopen as the registry keeps it.
-            if let gone = instances.first(where: { $0.id == id }), let reason = event["reason"]?.stringValue.flatMap(DismissReason.init),
-                ReopenList<JSONValue>.keeps(phase: gone.phase, reason: reason)
+            // A reason this version does not know is no cancellation: only `cancelled` is.
+            if let gone = instances.first(where: { $0.id == id }),
+                ReopenList<JSONValue>.keeps(phase: gone.phase, reason: event["reason"]?.stringValue.flatMap(DismissReason.init) ?? .requested)
             {
                 reopenable.keep(gone)
             }

@@ -22,7 +22,8 @@ struct ObjectWriter {
 
 extension InstanceObject: WrittenMessage {
     public func write(to output: inout [UInt8]) {
-        // Members in sorted order, as the encoder writes them; the geometry only when declared.
+        // Members in sorted order, as the protocol's examples show them; the geometry only
+        // when declared.
         var object = ObjectWriter()
         if let defaultSize {
             object.key("defaultSize", to: &output)

@@ -7,7 +7,7 @@ enum Completions {
     static let shells = ["bash", "zsh", "fish"]
 
     static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
-        let shell = try arguments.expect("SHELL")[0]
+        let shell = arguments.positionals[0]
         switch shell {
         case "bash": print(bash(Commands.all))
         case "zsh": print(zsh(Commands.all))

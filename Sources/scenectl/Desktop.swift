@@ -47,7 +47,7 @@ enum Desktop {
     }
 
     static func run(_ arguments: Arguments) async throws(UsageError) -> ExitCode {
-        let action = try arguments.expect("install|uninstall|status")[0]
+        let action = arguments.positionals[0]
         let places = Places()
         switch action {
         case "install":

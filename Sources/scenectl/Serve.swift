@@ -198,7 +198,7 @@ final class StopFlag: Sendable {
 /// `scenectl check MANIFEST`.
 enum Check {
     static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
-        let file = try arguments.expect("MANIFEST")[0]
+        let file = arguments.positionals[0]
         do {
             let manifest = try Manifest.load(contentsOf: URL(fileURLWithPath: file))
             print("\(file): app \(manifest.app), \(manifest.scenes.count) scene\(manifest.scenes.count == 1 ? "" : "s"), no problems")

@@ -64,10 +64,12 @@ guard let at = Arguments.commandIndex(in: all) else {
 }
 // `scenectl help` is the usage; `scenectl help COMMAND` is that command's --help.
 if all[at] == "help" {
-    guard let asked = all.dropFirst(at + 1).first(where: { !$0.hasPrefix("-") }) else {
+    let rest = Array(all.dropFirst(at + 1))
+    guard let index = Arguments.commandIndex(in: rest) else {
         print(Commands.usage)
         exit(ExitCode.success.rawValue)
     }
+    let asked = rest[index]
     guard let command = Commands.named(asked) else {
         let near = Suggestion.nearest(to: asked, among: Commands.all.map(\.name))
         standardError("scenectl: unknown command \"\(asked)\"" + (near.map { " (did you mean \"\($0)\"?)" } ?? ""))

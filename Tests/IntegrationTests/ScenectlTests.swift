@@ -115,6 +115,22 @@ struct ScenectlTests {
         #expect(listedCommands(bare.out) == Self.commands)
     }
 
+    @Test(
+        "a command given fewer positionals than it requires, or more than it takes, is a usage error naming what it expects",
+        arguments: [
+            (["serve", "extra"], "expected no arguments, got 1 argument"),
+            (["call", "main-1"], "expected ID METHOD [PARAMS-JSON], got 1 argument"),
+            (["reopen", "a", "b"], "expected [SCENE], got 2 arguments"),
+            (["dismiss", "a-1", "b-1"], "expected [ID], got 2 arguments"),
+            (["check"], "expected MANIFEST, got 0 arguments"),
+        ])
+    func positionalCount(arguments: [String], message: String) async throws {
+        // Checked as the arguments are read: before any connection or file is tried.
+        let result = try await scenectl(arguments)
+        #expect(result.code == 2)
+        #expect(result.err.hasPrefix("scenectl: \(message)"), "\(result.err)")
+    }
+
     @Test("scenectl help COMMAND prints what COMMAND --help does; an unknown one is a usage error")
     func helpCommand() async throws {
         for command in ["open", "watch", "serve"] {
@@ -122,6 +138,7 @@ struct ScenectlTests {
             #expect(asked.code == 0)
             #expect(asked.out == (try await scenectl([command, "--help"])).out, "\(command)")
         }
+        #expect(try await scenectl(["help", "--app", "x", "open"]).out == (try await scenectl(["open", "--help"])).out)
         let unknown = try await scenectl(["help", "opne"])
         #expect(unknown.code == 2)
         #expect(unknown.err.contains("did you mean \"open\""))

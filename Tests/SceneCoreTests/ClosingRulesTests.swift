@@ -49,8 +49,34 @@ struct ClosingRulesTests {
     func vetoOfScene() throws {
         let book = try chain()
         #expect(book.veto(dismissingScene: [session], refused: [session]) == nil)
+        #expect(book.veto(dismissingScene: [session], refused: [session, preview]) == nil)
         #expect(book.veto(dismissingScene: [session], refused: [preview]) == preview)
         #expect(book.veto(dismissingScene: [session], refused: []) == nil)
+        #expect(book.vetoed(dismissingScene: [session, InstanceID(scene: "session", number: 9)], refused: [session]) == [session])
+    }
+
+    @Test("with two targets of a scene, one refusing keeps only it, and its dependents stay because it does")
+    func vetoOfOneTarget() throws {
+        let graph = RequirementGraph([.init(id: "doc", requires: []), .init(id: "view", requires: ["doc"])])
+        let window = SceneFacts(kind: .window, policy: .multiple(max: nil))
+        var book = RegistryBook(scenes: ["doc": window, "view": window], immersivePolicy: .reject, requirements: graph)
+        for scene in ["doc", "doc", "view"] {
+            guard case .new(let id, _) = try book.resolveOpen(scene, value: nil).get() else { continue }
+            book.reserve(id, value: nil)
+            book.activate(id)
+        }
+        let docs = [InstanceID(scene: "doc", number: 1), InstanceID(scene: "doc", number: 2)]
+        let view = InstanceID(scene: "view", number: 1)
+        #expect(book.veto(dismissingScene: docs, refused: [docs[0], view]) == nil)
+        #expect(book.veto(dismissingScene: docs, refused: [view]) == view)
+    }
+
+    @Test("a session load asks everything open, and any refusal fails it, the first by id")
+    func sessionLoad() throws {
+        let book = try chain()
+        #expect(book.askedToLoadSession == [editor, preview, session])
+        #expect(book.veto(loadingSession: [session, editor]) == editor)
+        #expect(book.veto(loadingSession: []) == nil)
     }
 
     @Test("rounds ask the new ones each time, stop when a round would ask nobody, and give up on those still new after the limit")

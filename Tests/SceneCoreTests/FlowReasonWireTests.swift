@@ -28,5 +28,12 @@ struct FlowReasonWireTests {
             == ["requested": 3, "available": 1])
         #expect(FlowRejection.middlewareCancelled(name: "auth", reason: "signed out").fields
             == ["middleware": "auth", "detail": "signed out"])
+        #expect(FlowRejection.invalidPlan(.modalNotAtTail(index: 1)).fields == ["detail": "modal_not_at_tail", "index": 1])
+        #expect(FlowPlanError.tooManyModals(count: 2).fields == ["count": 2])
+        #expect(FlowRestoreProblem.invalidPath(.tooManyModals(count: 3)).fields == ["detail": "too_many_modals", "count": 3])
+        #expect(FlowRestoreProblem.unsupportedVersion(9).fields == ["version": 9])
+        #expect(FlowRestoreError(problems: [.queueWithoutModal(count: 1), .queuedStepNotModal(index: 0)]).fields
+            == ["problems": ["queue_without_modal", "queued_step_not_modal"]])
+        #expect(MiddlewareChainError.indexOutOfRange(index: 5, count: 2).fields.isEmpty)
     }
 }

@@ -49,6 +49,7 @@ struct GroupSupervisionTests {
         var groups = initial
         #expect(groups.restarted(InstanceID(scene: "loner", number: 1), now: 0, in: book) == .alone)
         #expect(groups.restarted(InstanceID(scene: "a", number: 9), now: 0, in: book) == .alone)
+        #expect(groups.histories.isEmpty)
     }
 
     @Test("one restart more than maxRestarts within the window dismisses every member restart_intensity, an opening one too")
@@ -73,6 +74,17 @@ struct GroupSupervisionTests {
         #expect(groups.restarted(a, now: 0, in: book) == .restart(group: "g", others: []))
         #expect(groups.restarted(a, now: 10, in: book) == .restart(group: "g", others: []))
         #expect(groups.restarted(a, now: 15, in: book) == .dismiss(group: "g", [Removal(a, .restartIntensity)]))
+    }
+
+    @Test("past the intensity, a dependent still opening goes cancelled")
+    func openingDependent() throws {
+        let scenes: [String: [String]] = ["a": [], "user": ["a"]]
+        let group = SupervisionGroup(id: "g", strategy: .oneForOne, scenes: ["a"], maxRestarts: 0)
+        let (book, initial) = try supervised(scenes, groups: [group], open: ["a", "user opening"])
+        var groups = initial
+        #expect(groups.restarted(InstanceID(scene: "a", number: 1), now: 0, in: book) == .dismiss(group: "g", [
+            Removal(InstanceID(scene: "user", number: 1), .cancelled), Removal(InstanceID(scene: "a", number: 1), .restartIntensity),
+        ]))
     }
 
     @Test("past the intensity, instances of other scenes that require a member go too, requirement_dismissed, before the members they require")

@@ -10,7 +10,7 @@ private struct Book {
     var book: RegistryBook
 
     init(_ scenes: [String: SceneFacts], immersive: ImmersivePolicy = .reject) {
-        book = RegistryBook(scenes: scenes, immersivePolicy: immersive)
+        book = RegistryBook(scenes: scenes, immersivePolicy: immersive, requirements: RequirementGraph())
     }
 
     /// Opens `scene` as the registry would and answers the instance it opened or focused.

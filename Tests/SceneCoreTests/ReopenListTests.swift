@@ -90,5 +90,9 @@ struct ReopenListTests {
         #expect(ids(list.entries) == ["b-1"])
         list.replayTaken(InstanceID("z-9"), scene: "z")
         #expect(ids(list.entries) == ["b-1"])
+        // An entry named but no longer kept takes nothing, not the scene's latest.
+        list.keep(gone("a-3"))
+        list.replayTaken(InstanceID("a-9"), scene: "a")
+        #expect(ids(list.entries) == ["b-1", "a-3"])
     }
 }

@@ -84,6 +84,17 @@ struct RequirementTests {
         #expect(await targetRefuses.instances(of: "preview").count == 1)
     }
 
+    @Test("a restored registry keeps its requirements: a dismissal takes the dependents, an open opens what it requires")
+    func restoredKeepsRequirements() async throws {
+        let first = try chain()
+        _ = try await first.open("preview")
+        let restored = try chain()
+        try await restored.restore(await first.snapshot())
+        #expect(try await restored.dismiss(id("session-1")) == [id("preview-1"), id("editor-1"), id("session-1")])
+        _ = try await restored.open("editor")
+        #expect(await restored.instances(of: "session") == [id("session-2")])
+    }
+
     @Test("the Swift dismiss calls and a process's end take the dependents too, each dismissed requirement_dismissed")
     func everyRemovalCascades() async throws {
         let registry = try chain()

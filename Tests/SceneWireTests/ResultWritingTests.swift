@@ -82,9 +82,19 @@ struct ResultWritingTests {
 
     @Test("a result's Encodable form is what it writes: one encoder, whichever way it is asked")
     func oneEncoder() {
-        let object = InstanceObject(busy)
-        #expect(encoded(OpenResult(instance: object, outcome: "focused")) == written(OpenResult(instance: object, outcome: "focused")))
-        #expect(encoded(object) == written(object))
+        for object in [InstanceObject(plain), InstanceObject(busy)] {
+            #expect(encoded(object) == written(object))
+            #expect(encoded(OpenResult(instance: object, outcome: "focused")) == written(OpenResult(instance: object, outcome: "focused")))
+        }
+        #expect(encoded(DismissResult(dismissed: ["a-1"])) == written(DismissResult(dismissed: ["a-1"])))
+        #expect(encoded(SubscribeResult(seq: 3)) == written(SubscribeResult(seq: 3)))
+    }
+
+    @Test("the instance object's bytes are the protocol's: sorted members, value and pushedFrom null when absent, no geometry undeclared")
+    func instanceBytes() {
+        #expect(written(InstanceObject(plain)) == #"""
+            {"focused":true,"id":"main-1","kind":"window","path":[],"phase":"active","pushedFrom":null,"queue":[],"scene":"main","value":null}
+            """#)
     }
 
     @Test("a registry's state is written byte for byte as its StateResult prints")

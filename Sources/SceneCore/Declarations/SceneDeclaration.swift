@@ -294,6 +294,11 @@ public struct SceneDeclaration<R: Route>: Sendable {
     public let geometry: SceneGeometry
     /// The scenes that must be open before this one: opening it opens them first, and
     /// dismissing the last instance of one of them dismisses this scene's instances first.
+    ///
+    /// Each must be another declared scene, not one of one instance per value (nothing
+    /// would say which value to open it with), with no cycle, and never two immersive
+    /// spaces at once (only one is open at a time): a registry or a manifest that breaks
+    /// this is refused.
     public let requires: [String]
     /// The supervision group the scene belongs to, if any.
     public internal(set) var group: SupervisionGroup?

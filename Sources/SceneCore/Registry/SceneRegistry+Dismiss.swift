@@ -95,7 +95,7 @@ extension SceneRegistry {
         var rounds = rounds
         var refused = await Self.refusals(first)
         while true {
-            switch rounds.next(book.askable(targets(self))) {
+            switch rounds.next(answerable(targets(self))) {
             case .done:
                 return refused.sorted()
             case .giveUp(let still):
@@ -107,10 +107,18 @@ extension SceneRegistry {
     }
 
     /// The first round of close questions of `targets` (``CloseRounds``): those asked, each
-    /// with what asks it (nobody is asked about an instance nothing would answer for).
+    /// with what asks it.
     func closeQuestions(_ rounds: inout CloseRounds, _ targets: [InstanceID]) -> [(InstanceID, @Sendable () async -> Bool)] {
-        guard case .ask(let ids) = rounds.next(book.askable(targets)) else { return [] }
+        guard case .ask(let ids) = rounds.next(answerable(targets)) else { return [] }
         return ids.compactMap { id in closeQuestion(id).map { (id, $0) } }
+    }
+
+    /// Of `targets`, those asked before they close: the ones the bookkeeping says are asked
+    /// (``RegistryBook/askable(_:)``) that something would answer for (a close policy, or
+    /// what backs the instance). An instance nobody answers for is never asked, so it never
+    /// counts in the rounds, nor as refusing when they give up.
+    func answerable(_ targets: [InstanceID]) -> [InstanceID] {
+        closePolicy != nil ? book.askable(targets) : book.askable(targets).filter { backing(of: $0) != nil }
     }
 
     /// Asks every question at once; answers those that refused, in id order.
@@ -144,7 +152,7 @@ extension SceneRegistry {
             guard let reason = book.dismissReason(id) else { continue }
             dismissed += remove(id, reason: reason)
         }
-        let vetoed = targets.filter { refused.contains($0) && book.records[$0] != nil }
+        let vetoed = book.vetoed(dismissingScene: targets, refused: refused)
         for id in vetoed { log.emit(.requestRejected(request: "scene.dismiss", reason: .closeVetoed(id))) }
         return DismissOutcome(dismissed: dismissed, vetoed: vetoed)
     }

@@ -34,11 +34,11 @@ extension SceneRegistry {
     public func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("session.load") { () throws(RegistryRejection) in
             // Everything open is asked, also what opens while the others are asked.
-            let everything: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.records.keys.sorted() }
+            let everything: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToLoadSession }
             var rounds = CloseRounds()
             let first = force ? [] : closeQuestions(&rounds, everything(self))
             return .waiting(RegistryWait { [rounds] registry in
-                if !force, let veto = await registry.refusals(first, rounds: rounds, then: everything).first {
+                if !force, let veto = registry.book.veto(loadingSession: await registry.refusals(first, rounds: rounds, then: everything)) {
                     return .failure(.closeVetoed(veto))
                 }
                 return .success(await registry.replaceOpen(with: session))

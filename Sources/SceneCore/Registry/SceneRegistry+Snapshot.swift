@@ -52,7 +52,8 @@ extension SceneRegistry {
             report("version", "snapshot version \(snapshot.version) is not supported (expected \(RegistrySnapshot<R>.currentVersion))")
         }
         if snapshot.app != app { report("app", "the snapshot is of app \"\(snapshot.app)\", this registry serves \"\(app)\"") }
-        var trial = RegistryBook(scenes: book.scenes, immersivePolicy: book.immersivePolicy)
+        // A book of the same rules: the same scenes, immersive policy and requirements.
+        var trial = RegistryBook(scenes: book.scenes, immersivePolicy: book.immersivePolicy, requirements: book.requirements)
         // Numbers this registry has already used stay used.
         for (scene, number) in book.counters { trial.raiseCounter(scene, to: number) }
         var kept: [InstanceSnapshot<R>] = []

@@ -78,7 +78,8 @@ public actor SceneRegistry<R: Route> {
     /// - `reopenLimit`: how many dismissed instances are kept for `scene.reopen`.
     /// - Throws: ``RegistryConfigurationError`` for duplicate scene ids, any link pattern
     ///   diagnostic (the link build is strict), an `inProcess` scene without a behaviour,
-    ///   or a behaviour for a scene that is not `inProcess`.
+    ///   a behaviour for a scene that is not `inProcess`, or requirements that cannot hold
+    ///   (``SceneDeclaration/requires``).
     public init(
         app: String, declarations: [SceneDeclaration<R>], linkPolicy: LinkOriginPolicy = .closed,
         linkLimits: LinkLimits = .standard, immersive: ImmersivePolicy = .reject,

@@ -25,7 +25,7 @@ package struct GroupSupervision: Sendable {
     /// By group id, its recent restarts.
     package private(set) var histories: [String: RestartHistory] = [:]
 
-    /// The groups of `declarations` (each scene in one at most).
+    /// A supervision of `groups`, by scene (each scene in one at most), with no restart yet.
     package init(groups: [String: SupervisionGroup]) {
         self.groups = groups
     }

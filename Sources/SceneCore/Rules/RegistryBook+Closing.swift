@@ -57,7 +57,22 @@ extension RegistryBook {
         return open + dependents(leaving: open)
     }
 
+    /// Who loading a session interactively asks: everything open.
+    package var askedToLoadSession: [InstanceID] { records.keys.sorted() }
+
     // MARK: Whose refusal counts
+
+    /// The refusal that fails a session load, of those `refused`: any, the first by id
+    /// (everything open has to go).
+    package func veto(loadingSession refused: [InstanceID]) -> InstanceID? {
+        refused.min()
+    }
+
+    /// Of a scene's `targets`, those that refused and stay, in order (each a `close_vetoed`
+    /// rejection event): a target that went meanwhile is not among them.
+    package func vetoed(dismissingScene targets: [InstanceID], refused: Set<InstanceID>) -> [InstanceID] {
+        targets.filter { refused.contains($0) && records[$0] != nil }
+    }
 
     /// The refusal that keeps `id` from being dismissed, of those `refused`: its own, else the
     /// first (by id) of an instance that would still go with it. Nil when it goes.

@@ -74,7 +74,9 @@ package struct RegistryBook: Sendable {
         let value: JSONValue
     }
 
-    package init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy, requirements: RequirementGraph = RequirementGraph()) {
+    /// A book of `scenes`, with its rules: the immersive policy and what requires what
+    /// (none but what is given: a book made anew for the same registry passes its own on).
+    package init(scenes: [String: SceneFacts], immersivePolicy: ImmersivePolicy, requirements: RequirementGraph) {
         self.scenes = scenes
         self.immersivePolicy = immersivePolicy
         self.requirements = requirements

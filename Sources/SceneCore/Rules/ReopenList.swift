@@ -33,7 +33,8 @@ package struct ReopenList<R: Route>: Sendable {
     /// What can be reopened, oldest first: every entry but those taken.
     package var reopenable: [InstanceSnapshot<R>] { entries.filter { !taken.contains($0.id) } }
 
-    /// Keeps a dismissed instance (as its snapshot, closed, pushed from nothing), dropping
+    /// Keeps a dismissed instance as its entry — closed, pushed from nothing, of no style
+    /// (a reopen opens with the scene's declared one), with its value and path — dropping
     /// the oldest past the limit.
     package mutating func keep(_ gone: InstanceSnapshot<R>) {
         guard limit > 0 else { return }
