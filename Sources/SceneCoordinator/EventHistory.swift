@@ -67,7 +67,7 @@ struct Subscription {
         self.topics = topics
         if let names = params.instances {
             var ids = Set<InstanceID>()
-            for name in names { ids.insert(try RegistryRequest.instanceID(name, field: "instances")) }
+            for name in names { ids.insert(try instanceID(name, field: "instances")) }
             instances = ids
         }
         scenes = params.scenes.map(Set.init)

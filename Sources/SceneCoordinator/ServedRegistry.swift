@@ -3,15 +3,6 @@ import SceneFlow
 import SceneJSON
 import SceneWire
 
-/// A request's answer as far as it went in the turn that read it.
-enum ServedStep {
-    /// Answered now.
-    case done(Result<WireAnswer, RegistryRejection>)
-    /// Answered once its wait is over: `resume` is called with a function that takes the
-    /// answer, on the loop thread.
-    case waiting(resume: (@escaping @Sendable (Result<WireAnswer, RegistryRejection>) -> Void) -> Void)
-}
-
 /// The registry a coordinator serves, as its server sees it: in the wire's JSON, whatever
 /// the registry's route type. Everything but the `async` members is called on the loop
 /// thread, which is the registry's executor.
@@ -21,9 +12,11 @@ protocol ServedRegistry: Sendable {
     var sequence: UInt64 { get }
     /// Every event from now on, with its routes as JSON, as it is emitted.
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
-    /// Applies a request as far as it goes now (``RegistryMethods/begin(_:from:on:)``);
-    /// `scene`: the instance of the scene connection that asks, nil for a control one.
-    func begin(_ request: RegistryRequest, from scene: InstanceID?) -> ServedStep
+    /// Applies `call` as far as it goes now (``RegistryCall/begin(from:on:)``): its answer
+    /// now, or nil when it waits, and then `later` gets the answer once its wait is over
+    /// (on the loop, in a later turn: never before this returns). `scene`: the instance of
+    /// the scene connection that asks, nil for a control one.
+    func begin(_ call: any RegistryCall, from scene: InstanceID?, later: @escaping @Sendable (WireAnswer) -> Void) -> WireAnswer?
 
     /// The instance a call to `scene` goes to, opened for it when the scene is
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
@@ -77,15 +70,23 @@ struct Served<R: Route>: ServedRegistry {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
-    func begin(_ request: RegistryRequest, from scene: InstanceID?) -> ServedStep {
-        switch on({ RegistryMethods.begin(request, from: scene, on: $0) }) {
-        case .done(let result):
-            return .done(result)
-        case .waiting(let wait):
-            let registry = self.registry
-            return .waiting { deliver in
-                registry.assumeIsolated { registry in registry.whenFinished(wait) { _, result in deliver(result) } }
+    func begin(_ call: any RegistryCall, from scene: InstanceID?, later: @escaping @Sendable (WireAnswer) -> Void) -> WireAnswer? {
+        on { registry in
+            switch call.begin(from: scene, on: registry) {
+            case .done(let result):
+                return Self.answer(result)
+            case .waiting(let wait):
+                registry.whenFinished(wait) { _, result in later(Self.answer(result)) }
+                return nil
             }
+        }
+    }
+
+    /// A step's answer: a registry rejection becomes the wire's error here, and only here.
+    private static func answer(_ result: Result<WireAnswer, RegistryRejection>) -> WireAnswer {
+        switch result {
+        case .success(let answer): return answer
+        case .failure(let reason): return .failure(.domain(reason))
         }
     }
 

@@ -84,54 +84,45 @@ extension Session {
             guard case .object(var fields) = step, let name = fields["method"]?.stringValue, let method = WireMethod(rawValue: name),
                 ProgramStep<JSONValue>.methods.contains(name)
             else { continue }  // what is not a step is refused -32602 when decoded
-            switch scoped(method, params: fields["params"]) {
+            switch scoped(method.spec, params: fields["params"]) {
             case .success(let scopedParams):
                 fields["params"] = scopedParams
                 steps[index] = .object(fields)
             case .failure(let error):
-                var data = error.data
-                data["step"] = .integer(index)
-                return .failure(WireError(code: error.code, message: "step \(index): \(error.message)", data: data))
+                return .failure(error.adding(["step": .integer(index)], message: "step \(index): \(error.message)"))
             }
         }
         members["steps"] = .array(steps)
         return .success(.object(members))
     }
 
-    /// A scene's request, checked against what a scene may call and scoped to its own
-    /// instance: the member naming the instance (`instance` or `from`) defaults to its own
-    /// and may not name another.
-    func scoped(_ method: WireMethod, params: JSONValue?) -> Result<JSONValue?, WireError> {
+    /// A scene's request, checked against what a scene may call (its method's
+    /// ``SceneAccess``) and scoped to its own instance: the member naming the instance
+    /// defaults to its own and may not name another.
+    func scoped(_ spec: any WireMethodSpec, params: JSONValue?) -> Result<JSONValue?, WireError> {
         guard let own = instance?.description else { return .success(params) }
-        let key: String
-        switch method {
-        case .flowSend, .flowApply, .flowBatch, .flowTransaction, .flowReconcile, .scenePhase, .sceneDismiss, .sceneFinish,
-            .sceneStatus, .sceneEmit, .sceneRestart:
-            key = "instance"
-        case .sceneRoute, .scenePush, .sceneCall, .sceneNotify, .scenePresent:
-            key = "from"
-        case .sceneOpen, .sceneReopen, .linkOpen, .state, .subscribe, .unsubscribe, .ping, .sceneDescribe, .immersiveStyle:
+        let method = spec.method.rawValue
+        switch spec.scene {
+        case .asIs:
             return .success(params)
-        case .sceneProgram:
+        case .forbidden:
+            return .failure(forbidden(method, "a scene connection may not call \(method)"))
+        case .eachStep:
             return scopedProgram(params)
-        case .hello, .immersiveDismiss, .sceneFocus, .authSet, .coordinatorShutdown, .sessionSave, .sessionLoad, .sessionList,
-            .sessionDelete:
-            return .failure(forbidden(method.rawValue, "a scene connection may not call \(method.rawValue)"))
-        }
-        guard case .object(var members) = params ?? .object([:]) else { return .success(params) }
-        // A scene closing itself has decided already: the registry does not ask it (only
-        // the instances that require its scene, unless `force`).
-        if method == .sceneDismiss, members["scene"] != nil {
-            return .failure(forbidden(method.rawValue, "a scene may dismiss only its own instance"))
-        }
-        if let given = members[key] {
-            guard given == .string(own) else {
-                return .failure(forbidden(method.rawValue, "\(own) may act only for itself, not for \(given.stringValue ?? given.description)"))
+        case .own(let key, let refusing):
+            guard case .object(var members) = params ?? .object([:]) else { return .success(params) }
+            if let refusing, members[refusing] != nil {
+                return .failure(forbidden(method, "\(own) may call \(method) only for its own instance, not with \(refusing)"))
             }
-        } else {
-            members[key] = .string(own)
+            if let given = members[key] {
+                guard given == .string(own) else {
+                    return .failure(forbidden(method, "\(own) may act only for itself, not for \(given.stringValue ?? given.description)"))
+                }
+            } else {
+                members[key] = .string(own)
+            }
+            return .success(.object(members))
         }
-        return .success(.object(members))
     }
 
     private func forbidden(_ method: String, _ message: String) -> WireError {
@@ -281,7 +272,7 @@ extension Session {
             let open = server.registry.isOpen(target)
             let error: WireError = open
                 ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
-                : .domain(RegistryRejection.notOpen(target.description))
+                : .domain(RegistryRejection.instanceNotOpen(target))
             complete(id, .failure(error))
             return
         }

@@ -39,78 +39,103 @@ extension Session {
         .domain(reason: WireReason.unknownSession, message: "no session \"\(name)\" is saved", data: ["name": .string(name)])
     }
 
-    /// `session.save`, `session.list`, `session.delete`, in their turn among the
-    /// connection's registry requests: answered at once, a save once its file is written
-    /// (off the loop; the requests after it wait, as behind any request that waits).
-    func session(_ method: WireMethod, id: JSONValue, params: JSONValue?) {
-        do throws(WireError) {
-            switch method {
-            case .sessionList:
-                let folder = try sessionFolder.get()
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-                    .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(SessionParams.isValidName).sorted()
-                answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: WireCodec.json(SessionListResult(sessions: names))))
-            case .sessionDelete:
-                let name = try WireCodec.decode(SessionParams.self, from: params).name
-                let file = try sessionFile(name).get()
-                guard unlink(file) == 0 else {
-                    if errno == ENOENT { throw unknownSession(name) }
-                    let problem = "\(SocketError("unlink \(file)"))"
-                    throw .domain(reason: "cannot_delete", message: problem, data: ["detail": .string(problem)])
-                }
-                answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: JSONValue.object([:])))
-            default:
-                let name = try WireCodec.decode(SessionParams.self, from: params).name
-                let file = try sessionFile(name).get()
-                let saved = SavedSession(snapshot: server.registry.sessionSnapshot())
-                behindWait = FIFOQueue()
-                let session = bound
-                Task.detached {
-                    let frame: [UInt8]
-                    do {
-                        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                        close(try DurableFile.replace(file, with: Array(try JSONValue.encoded(saved).description.utf8)))
-                        frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
-                    } catch {
-                        frame = WireCodec.framedResponse(id: id, error: .domain(
-                            reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
-                    }
-                    session.loop.execute { session.value.finishedWaiting(id, frame: frame) }
-                }
+    /// `session.list`, in its turn among the connection's queued requests: the saved
+    /// names, sorted.
+    func listSessions(id: JSONValue) {
+        answerSession(id) { () throws(WireError) in
+            let folder = try sessionFolder.get()
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.filter(SessionParams.isValidName).sorted()
+            return WireCodec.json(SessionListResult(sessions: names))
+        }
+    }
+
+    /// `session.delete`, in its turn.
+    func deleteSession(id: JSONValue, params: JSONValue?) {
+        answerSession(id) { () throws(WireError) in
+            let name = try WireCodec.decode(SessionParams.self, from: params).name
+            let file = try sessionFile(name).get()
+            guard unlink(file) == 0 else {
+                if errno == ENOENT { throw unknownSession(name) }
+                let problem = "\(SocketError("unlink \(file)"))"
+                throw .domain(reason: "cannot_delete", message: problem, data: ["detail": .string(problem)])
             }
+            return .object([:])
+        }
+    }
+
+    /// Answers request `id` with `body`'s result or error, in its turn.
+    private func answerSession(_ id: JSONValue, _ body: () throws(WireError) -> JSONValue) {
+        do throws(WireError) {
+            answerRegistry(id, frame: WireCodec.framedResponse(id: id, result: try body()))
         } catch {
             answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
         }
     }
 
-    /// `session.load`: the saved session read (a small file, on the loop), as the registry
-    /// request that loads it.
-    func loadSessionRequest(_ params: JSONValue?) -> Result<RegistryRequest, WireError> {
-        Result { () throws(WireError) in
-            let request = try WireCodec.decode(SessionLoadParams.self, from: params)
-            let file = try sessionFile(request.name).get()
-            // A regular file of a sane size only: not a link, a FIFO or a device.
-            var info = stat()
-            guard lstat(file, &info) == 0 else { throw unknownSession(request.name) }
-            guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 16 << 20, let data = FileManager.default.contents(atPath: file) else {
-                throw .domain(
-                    reason: WireReason.invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
-                    data: ["detail": .string("not a regular file of at most 16 MiB")])
-            }
-            let saved: SavedSession
-            do {
-                saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
-            } catch {
-                throw .domain(reason: WireReason.invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
-            }
-            guard saved.format == "scene-coordinator-session", saved.version == 1,
-                saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == server.registry.app
-            else {
-                throw .domain(
-                    reason: WireReason.invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
-                    data: ["detail": .string("another app or format")])
-            }
-            return .loadSession(saved.snapshot, force: request.force ?? false)
+    /// `session.save`, in its turn: takes what is open once the requests before it are
+    /// answered, and is answered once its file is written (off the loop; the requests after
+    /// it wait, as behind any request that waits).
+    func saveSession(id: JSONValue, params: JSONValue?) {
+        let file: String
+        do throws(WireError) {
+            file = try sessionFile(try WireCodec.decode(SessionParams.self, from: params).name).get()
+        } catch {
+            answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
+            return
         }
+        let saved = SavedSession(snapshot: server.registry.sessionSnapshot())
+        behindWait = FIFOQueue()
+        let session = bound
+        Task.detached {
+            let frame: [UInt8]
+            do {
+                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                close(try DurableFile.replace(file, with: Array(try JSONValue.encoded(saved).description.utf8)))
+                frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
+            } catch {
+                frame = WireCodec.framedResponse(id: id, error: .domain(
+                    reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
+            }
+            session.loop.execute { session.value.finishedWaiting(id, frame: frame) }
+        }
+    }
+
+    /// `session.load`, in its turn: the saved session read (a small file, on the loop),
+    /// then loaded by the registry in place of what is open.
+    func loadSession(id: JSONValue, params: JSONValue?) {
+        do throws(WireError) {
+            apply(try savedSession(params), id: id)
+        } catch {
+            answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
+        }
+    }
+
+    /// The registry call that loads the session `params` name.
+    private func savedSession(_ params: JSONValue?) throws(WireError) -> LoadSession {
+        let request = try WireCodec.decode(SessionLoadParams.self, from: params)
+        let file = try sessionFile(request.name).get()
+        // A regular file of a sane size only: not a link, a FIFO or a device.
+        var info = stat()
+        guard lstat(file, &info) == 0 else { throw unknownSession(request.name) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 16 << 20, let data = FileManager.default.contents(atPath: file) else {
+            throw .domain(
+                reason: WireReason.invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
+                data: ["detail": .string("not a regular file of at most 16 MiB")])
+        }
+        let saved: SavedSession
+        do {
+            saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
+        } catch {
+            throw .domain(reason: WireReason.invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
+        }
+        guard saved.format == "scene-coordinator-session", saved.version == 1,
+            saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == server.registry.app
+        else {
+            throw .domain(
+                reason: WireReason.invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
+                data: ["detail": .string("another app or format")])
+        }
+        return LoadSession(snapshot: saved.snapshot, force: request.force ?? false)
     }
 }

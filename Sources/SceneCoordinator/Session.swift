@@ -52,13 +52,13 @@ final class Session: FrameHandler {
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
 
-    /// A request answered in its turn among this connection's registry requests.
+    /// A request answered in its turn among this connection's queued requests.
     enum InTurn {
-        /// One for the registry, or the error its params earned.
-        case registry(Result<RegistryRequest, WireError>)
-        /// `session.save`, `session.list` or `session.delete`: a save takes what is open once
-        /// the requests before it are answered, and those after it wait for its file.
-        case sessionFile(WireMethod, params: JSONValue?)
+        /// A registry call, or the error its params earned; unless `holding`, the requests
+        /// after it do not wait for its answer.
+        case registry(Result<any RegistryCall, WireError>, holding: Bool)
+        /// A method the session serves itself in its turn (the `session.*` methods).
+        case session(Handler, params: JSONValue?)
     }
 
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {

@@ -134,3 +134,16 @@ public struct ImmersiveStyleParams: Codable, Hashable, Sendable {
     /// Params for `immersive.style`.
     public init(style: String) { self.style = style }
 }
+
+/// `immersive.dismiss` {}: nothing to give.
+public struct ImmersiveDismissParams: Codable, Hashable, Sendable {
+    /// Params for `immersive.dismiss`.
+    public init() {}
+}
+
+/// The `auth.set` result: {replayed}, the result of the pending link it replayed (as
+/// `link.open` answers it, or `{"error": …}`), null when none was pending.
+public struct AuthSetResult: Decodable, Hashable, Sendable {
+    /// What the replayed link answered; nil (null) when nothing was replayed.
+    public var replayed: JSONValue?
+}

@@ -363,6 +363,16 @@ public struct StateResult: Codable, Hashable, Sendable {
     }
 }
 
+/// `state` {}: nothing to give.
+public struct StateParams: Codable, Hashable, Sendable {
+    /// Params for `state`.
+    public init() {}
+}
+
+/// Params with nothing in them: {} (`ping`, `unsubscribe`, `session.list`,
+/// `coordinator.shutdown`).
+public typealias EmptyParams = EmptyResult
+
 /// A result with nothing in it: {}.
 public struct EmptyResult: Codable, Hashable, Sendable {
     /// The empty result, `{}`.

@@ -109,7 +109,7 @@ struct ProtocolVectorTests {
         for method in WireMethod.allCases { #expect(spec.contains("`\(method.rawValue)`"), "\(method.rawValue)") }
         let instance = InstanceID(scene: "a", number: 1)
         let registryReasons: [RegistryRejection] = [
-            .unknownScene(""), .notOpen(""), .instanceLimitReached(scene: "", max: 1), .valueRequired(scene: ""),
+            .unknownScene(""), .notOpen(""), .instanceNotOpen(instance), .instanceLimitReached(scene: "", max: 1), .valueRequired(scene: ""),
             .immersiveSpaceBusy(open: instance), .nothingToDismiss, .pushFromPushedWindow(instance), .notAWindow(""),
             .alreadyOpen(instance), .coveredByPushedWindow(instance), .notFocusable(instance), .cancelled(instance),
             .invalidPhase(.closed), .routeRejected(detail: ""), .noHandler, .presentationBusy(instance),

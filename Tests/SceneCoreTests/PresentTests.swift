@@ -115,7 +115,7 @@ struct PresentTests {
     @Test("present from an instance that is not open is not_open, and opens nothing")
     func fromNotOpen() async throws {
         let registry = try demoRegistry()
-        #expect(await rejection { try await registry.present("notes", from: id("main-1")) } == .notOpen("main-1"))
+        #expect(await rejection { try await registry.present("notes", from: id("main-1")) } == .instanceNotOpen(id("main-1")))
         #expect(await registry.instance(id("notes-1")) == nil)
     }
 }

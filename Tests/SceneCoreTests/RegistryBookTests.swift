@@ -169,7 +169,7 @@ struct RegistryBookFocusRules {
         var book = Book(scenes)
         let id = try #require(try book.newInstance("notes"))
         book.book.reserve(id, value: nil)
-        #expect(book.rejection(book.book.focusRequest(id)) == .notOpen(id.description))
+        #expect(book.rejection(book.book.focusRequest(id)) == .instanceNotOpen(id))
     }
 
     @Test("focusing a window with a pushed window over it is refused covered_by_pushed_window")

@@ -179,7 +179,7 @@ struct RegistryEventTests {
         _ = try await registry.open("notes")
         let notes = try #require(await registry.instance(id("notes-1")))
         try await registry.dismiss(id("notes-1"))
-        #expect(await rejection { try await notes.send(.push("x")) } == .notOpen("notes-1"))
+        #expect(await rejection { try await notes.send(.push("x")) } == .instanceNotOpen(id("notes-1")))
         #expect(await notes.phase == .closed)
     }
 
@@ -191,7 +191,7 @@ struct RegistryEventTests {
         try await registry.dismiss(id("notes-1"))
         let events = RegistryEventRecorder(registry)
         _ = await rejection { try await notes.send(.pop) }
-        await events.receive(.requestRejected(request: "flow.send", reason: .notOpen("notes-1")))
+        await events.receive(.requestRejected(request: "flow.send", reason: .instanceNotOpen(id("notes-1"))))
         await events.finish()
     }
 }

@@ -80,7 +80,7 @@ struct RegistryRouteTests {
     @Test("a route from an instance that is not open is refused not_open")
     func fromClosed() async throws {
         let registry = try demoRegistry()
-        #expect(await rejection { try await registry.route("x", from: id("main-1")) } == .notOpen("main-1"))
+        #expect(await rejection { try await registry.route("x", from: id("main-1")) } == .instanceNotOpen(id("main-1")))
     }
 
     @Test("a modal route already shown or queued in the instance is refused presentation_busy")

@@ -9,8 +9,11 @@ public import SceneLinks
 public enum RegistryRejection: CodedReason {
     /// No scene is declared with this id.
     case unknownScene(String)
-    /// No open instance has this id, or no instance of the scene (and value) is open.
+    /// No instance of the scene (and value) is open, or no other thing named is (an
+    /// immersive space, a program step's instance).
     case notOpen(String)
+    /// No open instance has this id.
+    case instanceNotOpen(InstanceID)
     /// The scene's `multiple` policy allows no more instances.
     case instanceLimitReached(scene: String, max: Int)
     /// A per-value scene was opened without a value.
@@ -74,7 +77,7 @@ public enum RegistryRejection: CodedReason {
     public var code: String {
         switch self {
         case .unknownScene: return "unknown_scene"
-        case .notOpen: return "not_open"
+        case .notOpen, .instanceNotOpen: return "not_open"
         case .instanceLimitReached: return "instance_limit_reached"
         case .valueRequired: return "value_required"
         case .immersiveSpaceBusy: return "immersive_space_busy"
@@ -113,6 +116,8 @@ public enum RegistryRejection: CodedReason {
             return ["scene": .string(scene)]
         case .notOpen(let what), .notAWindow(let what):
             return ["detail": .string(what)]
+        case .instanceNotOpen(let id):
+            return ["detail": .string(id.description)]
         case .instanceLimitReached(let scene, let max):
             return ["scene": .string(scene), "max": .integer(max)]
         case .immersiveSpaceBusy(let open):
@@ -159,6 +164,7 @@ public enum RegistryRejection: CodedReason {
         switch self {
         case .unknownScene(let scene): return "no scene \"\(scene)\" is declared"
         case .notOpen(let what): return "\(what) is not open"
+        case .instanceNotOpen(let id): return "\(id) is not open"
         case .instanceLimitReached(let scene, let max):
             return "scene \"\(scene)\" allows at most \(max) instances"
         case .valueRequired(let scene): return "scene \"\(scene)\" opens one instance per value; give a value"

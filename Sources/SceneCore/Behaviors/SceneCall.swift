@@ -144,12 +144,41 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     /// The error's `data` members: `reason` and its values, for a domain failure.
     public let data: [String: JSONValue]
+    /// The instance a `not_open` error made from ``RegistryRejection/instanceNotOpen(_:)``
+    /// names, carried as a value for whoever explains the error (a coordinator adds the
+    /// scene's instances open now). Not part of the error object: errors are equal by
+    /// their code, message and data.
+    package let notOpenInstance: InstanceID?
 
     /// Creates an error object from its members.
     public init(code: Int, message: String, data: [String: JSONValue] = [:]) {
+        self.init(code: code, message: message, data: data, notOpenInstance: nil)
+    }
+
+    private init(code: Int, message: String, data: [String: JSONValue], notOpenInstance: InstanceID?) {
         self.code = code
         self.message = message
         self.data = data
+        self.notOpenInstance = notOpenInstance
+    }
+
+    /// This error with `more` added to its data and its message replaced: a failure
+    /// within a larger request (a transaction's intent, a program's step). It still names
+    /// the instance it named.
+    package func adding(_ more: [String: JSONValue], message: String) -> SceneError {
+        SceneError(code: code, message: message, data: data.merging(more) { _, new in new }, notOpenInstance: notOpenInstance)
+    }
+
+    /// Whether two errors have the same code, message and data.
+    public static func == (lhs: SceneError, rhs: SceneError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.data == rhs.data
+    }
+
+    /// Hashes the code, message and data.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(data)
     }
 
     /// `data.reason`, when there is one.
@@ -170,7 +199,9 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     public init(_ reason: some CodedReason) {
         var data = reason.fields
         data["reason"] = .string(reason.code)
-        self.init(code: -32000, message: reason.description, data: data)
+        var named: InstanceID?
+        if case .instanceNotOpen(let id)? = reason as? RegistryRejection { named = id }
+        self.init(code: -32000, message: reason.description, data: data, notOpenInstance: named)
     }
 
     /// -32601: the scene has no such method.

@@ -7,7 +7,7 @@ public import SceneJSON
 /// - Flow requests answer `FlowOutcome`s as `FlowStore` does; every change of path is
 ///   a `flow.changed` event on the registry's stream, and every rejection a
 ///   `request.rejected` event.
-/// - Once dismissed, every request throws ``RegistryRejection/notOpen(_:)``.
+/// - Once dismissed, every request throws ``RegistryRejection/instanceNotOpen(_:)``.
 /// - It runs on its registry's executor, so the registry can act on it and on other
 ///   instances in one step.
 public actor SceneInstance<R: Route> {
@@ -193,7 +193,7 @@ public actor SceneInstance<R: Route> {
 
     private func ensureOpen(for request: String) throws(RegistryRejection) {
         guard phase == .closed else { return }
-        let reason = RegistryRejection.notOpen(id.description)
+        let reason = RegistryRejection.instanceNotOpen(id)
         log.emit(.requestRejected(request: request, reason: reason))
         throw reason
     }

@@ -89,7 +89,7 @@ extension SceneRegistry {
     ///
     /// - Throws: `not_open` when the instance is not open.
     public func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        guard let record = book.records[id] else { throw .notOpen(id.description) }
+        guard let record = book.records[id] else { throw .instanceNotOpen(id) }
         if record.phase == .opening {
             activate(id)
         } else if record.phase == .disconnected {
@@ -123,7 +123,7 @@ extension SceneRegistry {
     /// - Throws: `not_open`; `not_connected` when `id` is not in process or no behaviour
     ///   runs for it now.
     public func restartBehavior(_ id: InstanceID) async throws(SceneError) {
-        guard book.records[id] != nil else { throw SceneError(RegistryRejection.notOpen(id.description)) }
+        guard book.records[id] != nil else { throw SceneError(RegistryRejection.instanceNotOpen(id)) }
         guard declarationsByID[id.scene]?.hosting == .inProcess, let host, await host.restart(id) else {
             throw .notConnected(id)
         }

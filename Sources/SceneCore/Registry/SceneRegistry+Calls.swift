@@ -50,7 +50,7 @@ extension SceneRegistry {
         let id: InstanceID
         switch target {
         case .instance(let named):
-            guard book.records[named] != nil else { throw SceneError(RegistryRejection.notOpen(named.description)) }
+            guard book.records[named] != nil else { throw SceneError(RegistryRejection.instanceNotOpen(named)) }
             id = named
         case .scene(let scene):
             do throws(RegistryRejection) {

@@ -36,7 +36,7 @@ extension SceneRegistry {
     /// be asked.
     public func beginDismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
-            guard book.records[id] != nil else { throw .notOpen(id.description) }
+            guard book.records[id] != nil else { throw .instanceNotOpen(id) }
             let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(id, closingItself: closingItself) }
             var rounds = CloseRounds()
             let first = force ? [] : closeQuestions(&rounds, asked(self))
@@ -81,7 +81,7 @@ extension SceneRegistry {
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
     /// go with it (`RegistryBook.dependents(leaving:)`).
     func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        guard let reason = book.dismissReason(id) else { throw .notOpen(id.description) }
+        guard let reason = book.dismissReason(id) else { throw .instanceNotOpen(id) }
         return remove(id, reason: reason)
     }
 

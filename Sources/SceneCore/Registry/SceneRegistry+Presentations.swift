@@ -46,7 +46,7 @@ extension SceneRegistry {
     public func beginPresent(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, PresentOutcome<R>> {
         step("scene.present") { () throws(RegistryRejection) in
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening else {
-                throw .notOpen(from.description)
+                throw .instanceNotOpen(from)
             }
             // The wait is registered on the instance the open lands on, as soon as that is
             // known and before it can be active: a finish that comes as soon as it is active

@@ -85,7 +85,7 @@ extension SceneRegistry {
     public func beginRoute(_ route: R, from: InstanceID) -> RegistryStep<R, RouteOutcome<R>> {
         step("scene.route") { () throws(RegistryRejection) in
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening
-            else { throw .notOpen(from.description) }
+            else { throw .instanceNotOpen(from) }
             return try bubble(route, through: scopeChain(from)[...], via: [])
         }
     }
@@ -197,7 +197,7 @@ extension SceneRegistry {
 
     /// Refuses what presenting `route` in `id` would refuse, changing nothing.
     private func checkPresentation(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) {
-        guard let instance = instances[id] else { throw .notOpen(id.description) }
+        guard let instance = instances[id] else { throw .instanceNotOpen(id) }
         let problem = instance.assumeIsolated { instance in
             RegistryBook.presentationProblem(route, as: kind, in: instance.flow, of: id)
         }

@@ -96,7 +96,7 @@ extension SceneRegistry {
         let interface = declarationsByID[id.scene]?.interface
         do throws(RegistryRejection) {
             try rejectingSync("scene.emit") { (self) throws(RegistryRejection) in
-                guard let record = self.book.records[id], record.phase != .opening else { throw .notOpen(id.description) }
+                guard let record = self.book.records[id], record.phase != .opening else { throw .instanceNotOpen(id) }
                 if let interface, interface.signals[signal] == nil { throw .unknownSignal(scene: id.scene, signal: signal) }
             }
         } catch {

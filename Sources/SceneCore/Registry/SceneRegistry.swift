@@ -214,14 +214,14 @@ public actor SceneRegistry<R: Route> {
     /// refused `not_open`, and the refusal is a `request.rejected` event.
     public func openInstance(_ id: InstanceID, for request: String) throws(RegistryRejection) -> SceneInstance<R> {
         try rejectingSync(request) { (self) throws(RegistryRejection) in
-            guard let instance = self.instances[id] else { throw .notOpen(id.description) }
+            guard let instance = self.instances[id] else { throw .instanceNotOpen(id) }
             return instance
         }
     }
 
     /// What `id` is now.
     public func info(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        guard let info = infoIfOpen(id) else { throw .notOpen(id.description) }
+        guard let info = infoIfOpen(id) else { throw .instanceNotOpen(id) }
         return info
     }
 

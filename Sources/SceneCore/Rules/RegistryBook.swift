@@ -217,7 +217,7 @@ package struct RegistryBook: Sendable {
 
     /// Focuses `id` as an explicit request.
     package mutating func focusRequest(_ id: InstanceID) -> Result<Void, RegistryRejection> {
-        guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
+        guard let record = records[id], record.phase != .opening else { return .failure(.instanceNotOpen(id)) }
         guard record.kind.isFocusable else { return .failure(.notFocusable(id)) }
         if let child = record.pushedChild { return .failure(.coveredByPushedWindow(child)) }
         focusVisible(id)
@@ -229,7 +229,7 @@ package struct RegistryBook: Sendable {
     /// Records a phase the instance reported for itself.
     package mutating func report(_ id: InstanceID, _ phase: ScenePhase) -> Result<Void, RegistryRejection> {
         guard phase.isReportable else { return .failure(.invalidPhase(phase)) }
-        guard let record = records[id], record.phase != .opening else { return .failure(.notOpen(id.description)) }
+        guard let record = records[id], record.phase != .opening else { return .failure(.instanceNotOpen(id)) }
         setPhase(id, phase)
         return .success(())
     }

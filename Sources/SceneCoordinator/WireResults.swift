@@ -3,10 +3,11 @@ import SceneFlow
 import SceneJSON
 import SceneWire
 
-// What registry requests answer, as the wire writes it: each method's result (a program's
-// steps' too), a program's answer, and a program's steps in the registry's own routes.
-extension RegistryMethods {
-    /// A method's result as the wire writes it (a program step's, or the request's own).
+/// What registry requests answer, as the wire writes it: a program's steps' results, a
+/// program's answer, a link's answer, and a program's steps in the registry's own routes.
+enum WireResults {
+    /// A program step's result as the wire writes it: the result of the method it stands
+    /// for.
     static func result<R: Route>(_ result: ProgramStepResult<R>) -> any WireWritable {
         typealias Routes = WireRoutes<R>
         switch result {
@@ -26,7 +27,7 @@ extension RegistryMethods {
         case .applied(let path):
             return PathResult(path: Routes.json(path))
         case .linked(let outcome):
-            switch linkResult(outcome) {
+            switch linkAnswer(outcome) {
             case .success(let written): return written
             case .failure(let error): return JSONValue.object(["error": error.json])
             }
@@ -45,11 +46,9 @@ extension RegistryMethods {
             return .success(ProgramResult(completed: results.count, results: results))
         }
         let error = WireError.domain(failure.reason)
-        var data = error.data
-        data["step"] = .integer(failure.step)
-        data["results"] = .array(results)
-        return .failure(WireError(
-            code: error.code, message: "step \(failure.step) (\(failure.method)) failed: \(error.message)", data: data))
+        return .failure(error.adding(
+            ["step": .integer(failure.step), "results": .array(results)],
+            message: "step \(failure.step) (\(failure.method)) failed: \(error.message)"))
     }
 
     /// A program step of JSON routes as one of the registry's routes.
@@ -73,16 +72,8 @@ extension RegistryMethods {
         }
     }
 
-    /// A link step's result as the `link.open` result, or its error.
-    static func linkAnswer<R: Route>(_ result: Result<LinkOutcome<R>, RegistryRejection>) -> WireAnswer {
-        switch result {
-        case .success(let outcome): return linkResult(outcome)
-        case .failure(let reason): return .failure(.domain(reason))
-        }
-    }
-
     /// A link outcome as the `link.open` result, or its error.
-    static func linkResult<R: Route>(_ outcome: LinkOutcome<R>) -> WireAnswer {
+    static func linkAnswer<R: Route>(_ outcome: LinkOutcome<R>) -> WireAnswer {
         switch outcome {
         case .handled(let info, let opened):
             return .success(LinkOpenResult(outcome: .handled, instance: InstanceObject(WireRoutes<R>.json(info)), opened: opened))

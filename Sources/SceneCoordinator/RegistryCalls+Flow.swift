@@ -1,0 +1,124 @@
+import SceneCore
+import SceneFlow
+import SceneJSON
+import SceneWire
+
+// What the flow methods do on the registry: each acts on one open instance's path.
+
+extension FlowSendParams: WireRegistryCall {
+    static func plain(_ members: [String: JSONValue]) -> Self? {
+        guard case .string(let instance)? = members["instance"],
+            let intent = members["intent"].flatMap(FlowIntent<JSONValue>.init(plainJSON:))
+        else { return nil }
+        return Self(instance: instance, intent: intent)
+    }
+
+    @_specialize(where R == JSONValue)
+    func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        .now { () throws(CallFailure) in
+            let id = try CallFailure.instance(instance)
+            let intent = try CallFailure.wire { () throws(WireError) in try WireRoutes<R>.decode(FlowIntent<R>.self, from: self.intent, member: "intent") }
+            let source = FlowCause.Source(asking: scene)
+            let (outcome, path) = try registry.onFlow(of: id, for: .flowSend) { instance throws(RegistryRejection) in
+                (try instance.send(intent, by: source), instance.path)
+            }
+            if case .rejected(let reason) = outcome { throw .rejected(.flow(reason)) }
+            return FlowSendResult(outcome: outcome.name, path: WireRoutes<R>.json(path))
+        }
+    }
+}
+
+extension FlowApplyParams: WireRegistryCall {
+    func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        .now { () throws(CallFailure) in
+            let id = try CallFailure.instance(instance)
+            let steps = try CallFailure.wire { () throws(WireError) in try WireRoutes<R>.decode([RouteStep<R>].self, from: plan, member: "plan") }
+            let source = FlowCause.Source(asking: scene)
+            let (outcome, path) = try registry.onFlow(of: id, for: .flowApply) { instance throws(RegistryRejection) in
+                (try instance.apply(steps: steps, by: source), instance.path)
+            }
+            if case .rejected(let reason) = outcome { throw .rejected(.flow(reason)) }
+            return PathResult(path: WireRoutes<R>.json(path))
+        }
+    }
+}
+
+extension FlowBatchParams: WireRegistryCall {
+    func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        .now { () throws(CallFailure) in
+            let id = try CallFailure.instance(instance)
+            let intents = try CallFailure.wire { () throws(WireError) in
+                try WireRoutes<R>.decode([FlowIntent<R>].self, from: self.intents, member: "intents")
+            }
+            let source = FlowCause.Source(asking: scene)
+            let stopOnFailure = self.stopOnFailure ?? false
+            let result = try registry.onFlow(of: id, for: .flowBatch) { instance throws(RegistryRejection) in
+                try instance.batch(intents, stopOnFailure: stopOnFailure, by: source)
+            }
+            let outcomes = result.outcomes.map { outcome in
+                BatchOutcome(outcome: outcome.name, error: outcome.rejection.map { WireError.domain($0).json })
+            }
+            return FlowBatchResultObject(outcomes: outcomes, path: WireRoutes<R>.json(result.new))
+        }
+    }
+}
+
+extension FlowTransactionParams: WireRegistryCall {
+    func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        .now { () throws(CallFailure) in
+            let id = try CallFailure.instance(instance)
+            let intents = try CallFailure.wire { () throws(WireError) in
+                try WireRoutes<R>.decode([FlowIntent<R>].self, from: self.intents, member: "intents")
+            }
+            let source = FlowCause.Source(asking: scene)
+            let outcome = try registry.onFlow(of: id, for: .flowTransaction) { instance throws(RegistryRejection) in
+                try instance.transaction(intents, by: source)
+            }
+            switch outcome {
+            case .committed(_, _, let new):
+                return PathResult(path: WireRoutes<R>.json(new))
+            case .failed(let index, _, let reason):
+                let error = WireError.domain(reason)
+                throw .wire(error.adding(["index": .integer(index)], message: "intent \(index) failed: \(error.message)"))
+            }
+        }
+    }
+}
+
+extension FlowReconcileParams: WireRegistryCall {
+    func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
+        .now { () throws(CallFailure) in
+            guard let policy = ReconcilePolicy(rawValue: policy) else {
+                throw .wire(.invalidParams("policy: \"\(self.policy)\" is not a policy (adopt or reject)"))
+            }
+            let id = try CallFailure.instance(instance)
+            let observed = try CallFailure.wire { () throws(WireError) in
+                try WireRoutes<R>.decode([RouteStep<R>].self, from: self.observed, member: "observed")
+            }
+            let result = try registry.onFlow(of: id, for: .flowReconcile) { instance throws(RegistryRejection) in
+                try instance.reconcile(to: observed, policy: policy)
+            }
+            return FlowReconcileResultObject(
+                outcome: result.outcome, path: WireRoutes<R>.json(result.path),
+                intents: try CallFailure.wire { () throws(WireError) in
+                    try WireRoutes<R>.decode([FlowIntent<JSONValue>].self, from: result.intents, member: "intents")
+                })
+        }
+    }
+}
+
+extension FlowCause.Source {
+    /// Whose request changed a flow: the scene connection's instance's own, or a control
+    /// connection's.
+    init(asking scene: InstanceID?) { self = scene == nil ? .control : .scene }
+}
+
+extension SceneRegistry {
+    /// `body` on the flow of open instance `id`, for `method`: its rejection when `id` is
+    /// not open or `body` refuses.
+    func onFlow<T: Sendable>(
+        of id: InstanceID, for method: WireMethod, _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
+    ) throws(CallFailure) -> T {
+        try CallFailure.registry { () throws(RegistryRejection) in try withInstance(id, for: method.rawValue, body) }
+    }
+}
