@@ -119,7 +119,7 @@ let package = Package(
             name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore"], swiftSettings: strictSwift),
+            name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore", "SceneWire"], swiftSettings: strictSwift),
         .testTarget(
             name: "SceneCoreTests",
             dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneLinks", "SceneTesting", "SceneSync", "SceneSocket"],

@@ -7,20 +7,20 @@ extension SceneConnection {
     /// `scene.open`: opens `scene` by its instance policy.
     @discardableResult
     public func open(_ scene: String, value: JSONValue? = nil) async throws(ClientError) -> OpenResult {
-        try await call(.sceneOpen, params: OpenParams(scene: scene, value: value))
+        try await call(WireCalls.sceneOpen, OpenParams(scene: scene, value: value))
     }
 
     /// `scene.push`: opens `scene` in place of window `from`.
     @discardableResult
     public func push(_ scene: String, value: JSONValue? = nil, from: String) async throws(ClientError) -> InstanceObject {
-        try await call(.scenePush, params: PushParams(scene: scene, value: value, from: from), as: InstanceResult.self).instance
+        try await call(WireCalls.scenePush, PushParams(scene: scene, value: value, from: from)).instance
     }
 
     /// `scene.dismiss` {instance, force}: dismisses one instance and its pushed windows.
     /// Unless `force`, a scene process is asked first and may refuse (`close_vetoed`).
     @discardableResult
     public func dismiss(instance: String, force: Bool = false) async throws(ClientError) -> [String] {
-        try await call(.sceneDismiss, params: DismissParams(instance: instance, force: force), as: DismissResult.self).dismissed
+        try await call(WireCalls.sceneDismiss, DismissParams(instance: instance, force: force)).dismissed
     }
 
     /// `scene.dismiss` {scene, value?, force}: dismisses a scene's instances; answers those
@@ -29,7 +29,7 @@ extension SceneConnection {
     public func dismiss(scene: String, value: JSONValue? = nil, force: Bool = false) async throws(ClientError)
         -> (dismissed: [String], vetoed: [String])
     {
-        let result = try await call(.sceneDismiss, params: DismissParams(scene: scene, value: value, force: force), as: DismissResult.self)
+        let result = try await call(WireCalls.sceneDismiss, DismissParams(scene: scene, value: value, force: force))
         return (result.dismissed, result.vetoed ?? [])
     }
 
@@ -40,12 +40,12 @@ extension SceneConnection {
     {
         var request = SceneCallParams(to: target, method: method, params: params)
         request.timeout = timeout
-        return try await call(WireMethod.sceneCall.rawValue, params: WireCodec.json(request))
+        return try await call(WireCalls.sceneCall, request)
     }
 
     /// `scene.notify`: delivers `method` to the scene process behind `target`, no answer.
     public func notifyScene(_ target: CallTarget, method: String, params: JSONValue? = nil) async throws(ClientError) {
-        _ = try await call(WireMethod.sceneNotify.rawValue, params: WireCodec.json(SceneCallParams(to: target, method: method, params: params)))
+        _ = try await call(WireCalls.sceneNotify, SceneCallParams(to: target, method: method, params: params))
     }
 
     /// `scene.phase`: reports a phase (a scene connection reports its own).
@@ -64,31 +64,31 @@ extension SceneConnection {
     /// `immersive.dismiss`: dismisses the open immersive space.
     @discardableResult
     public func dismissImmersive() async throws(ClientError) -> [String] {
-        try await call(.immersiveDismiss, params: EmptyResult(), as: DismissResult.self).dismissed
+        try await call(WireCalls.immersiveDismiss, ImmersiveDismissParams()).dismissed
     }
 
     /// `scene.focus`.
     @discardableResult
     public func focus(_ instance: String) async throws(ClientError) -> InstanceObject {
-        try await call(.sceneFocus, params: FocusParams(instance: instance), as: InstanceResult.self).instance
+        try await call(WireCalls.sceneFocus, FocusParams(instance: instance)).instance
     }
 
     /// `scene.route`: asks for `route` from instance `from`.
     @discardableResult
     public func route(_ route: JSONValue, from: String) async throws(ClientError) -> RouteResult {
-        try await call(.sceneRoute, params: RouteParams(from: from, route: route))
+        try await call(WireCalls.sceneRoute, RouteParams(from: from, route: route))
     }
 
     /// `flow.send`: one intent in `instance`'s flow.
     @discardableResult
     public func send(_ intent: FlowIntent<JSONValue>, to instance: String) async throws(ClientError) -> FlowSendResult {
-        try await call(.flowSend, params: FlowSendParams(instance: instance, intent: intent))
+        try await call(WireCalls.flowSend, FlowSendParams(instance: instance, intent: intent))
     }
 
     /// `flow.apply`: resets `instance`'s path to `plan`.
     @discardableResult
     public func apply(_ plan: FlowPlan<JSONValue>, to instance: String) async throws(ClientError) -> [RouteStep<JSONValue>] {
-        try await call(.flowApply, params: FlowApplyParams(instance: instance, plan: plan), as: PathResult.self).path
+        try await call(WireCalls.flowApply, FlowApplyParams(instance: instance, plan: plan)).path
     }
 
     /// `flow.batch`.
@@ -96,7 +96,7 @@ extension SceneConnection {
     public func batch(_ intents: [FlowIntent<JSONValue>], to instance: String, stopOnFailure: Bool = false)
         async throws(ClientError) -> FlowBatchResultObject
     {
-        try await call(.flowBatch, params: FlowBatchParams(instance: instance, intents: intents, stopOnFailure: stopOnFailure))
+        try await call(WireCalls.flowBatch, FlowBatchParams(instance: instance, intents: intents, stopOnFailure: stopOnFailure))
     }
 
     /// `flow.transaction`: all or nothing.
@@ -104,7 +104,7 @@ extension SceneConnection {
     public func transaction(_ intents: [FlowIntent<JSONValue>], to instance: String) async throws(ClientError)
         -> [RouteStep<JSONValue>]
     {
-        try await call(.flowTransaction, params: FlowTransactionParams(instance: instance, intents: intents), as: PathResult.self).path
+        try await call(WireCalls.flowTransaction, FlowTransactionParams(instance: instance, intents: intents)).path
     }
 
     /// `flow.reconcile`: `observed` is the path a UI toolkit shows for `instance`; `adopt`
@@ -114,7 +114,7 @@ extension SceneConnection {
     public func reconcile(_ instance: String, observed: [RouteStep<JSONValue>], policy: ReconcilePolicy)
         async throws(ClientError) -> FlowReconcileResultObject
     {
-        try await call(.flowReconcile, params: FlowReconcileParams(instance: instance, observed: observed, policy: policy))
+        try await call(WireCalls.flowReconcile, FlowReconcileParams(instance: instance, observed: observed, policy: policy))
     }
 
     /// `scene.program`: `steps` (`{"method", "params"}` each) in order, as one request. The
@@ -122,7 +122,7 @@ extension SceneConnection {
     /// index) and `data.results` (the results before it); the steps before it stay applied.
     @discardableResult
     public func program(_ steps: [JSONValue]) async throws(ClientError) -> ProgramResult {
-        try await call(.sceneProgram, params: ProgramParams(steps: steps))
+        try await call(WireCalls.sceneProgram, ProgramParams(steps: steps))
     }
 
     /// `scene.present`: opens `scene` from instance `from` and waits until the presented
@@ -130,13 +130,13 @@ extension SceneConnection {
     /// do not wait for it, and the connection's timeout does not bound it: the result may
     /// take as long as a person takes.
     public func present(_ scene: String, value: JSONValue? = nil, from: String) async throws(ClientError) -> PresentResult {
-        try await call(.scenePresent, params: PresentParams(scene: scene, value: value, from: from), waitsForever: true)
+        try await call(WireCalls.scenePresent, PresentParams(scene: scene, value: value, from: from))
     }
 
     /// `scene.finish`: presented `instance` (a scene connection's own when nil) ends with
     /// `result`, and is dismissed.
     public func finish(_ instance: String? = nil, result: JSONValue) async throws(ClientError) {
-        let _: JSONValue = try await call(.sceneFinish, params: FinishParams(instance: instance, result: result))
+        _ = try await call(WireCalls.sceneFinish, FinishParams(instance: instance, result: result))
     }
 
     /// `scene.reopen`: brings back the most recently dismissed instance (of `scene`), with
@@ -144,26 +144,26 @@ extension SceneConnection {
     /// kept.
     @discardableResult
     public func reopen(_ scene: String? = nil) async throws(ClientError) -> InstanceObject {
-        try await call(.sceneReopen, params: ReopenParams(scene: scene), as: InstanceResult.self).instance
+        try await call(WireCalls.sceneReopen, ReopenParams(scene: scene)).instance
     }
 
     /// `immersive.style`: changes the open immersive space's style to one its scene
     /// declares (`style_not_allowed` otherwise; `not_open` when none is open).
     @discardableResult
     public func setImmersiveStyle(_ style: String) async throws(ClientError) -> InstanceObject {
-        try await call(.immersiveStyle, params: ImmersiveStyleParams(style: style), as: InstanceResult.self).instance
+        try await call(WireCalls.immersiveStyle, ImmersiveStyleParams(style: style)).instance
     }
 
     /// `scene.restart`: restarts the process (or in-process behaviour) behind `instance`
     /// now, its path kept; `not_connected` for an instance without one.
     @discardableResult
     public func restart(_ instance: String) async throws(ClientError) -> InstanceObject {
-        try await call(.sceneRestart, params: RestartParams(instance: instance), as: InstanceResult.self).instance
+        try await call(WireCalls.sceneRestart, RestartParams(instance: instance)).instance
     }
 
     /// `session.save`: saves what is open as session `name` (beside the state file).
     public func saveSession(_ name: String) async throws(ClientError) {
-        _ = try await call(WireMethod.sessionSave.rawValue, params: WireCodec.json(SessionParams(name: name)))
+        _ = try await call(WireCalls.sessionSave, SessionParams(name: name))
     }
 
     /// `session.load`: replaces what is open with session `name`; answers the instances
@@ -171,56 +171,55 @@ extension SceneConnection {
     /// (`close_vetoed`) and nothing changes.
     @discardableResult
     public func loadSession(_ name: String, force: Bool = false) async throws(ClientError) -> [String] {
-        try await call(.sessionLoad, params: SessionLoadParams(name: name, force: force ? true : nil), as: SessionLoadResult.self).instances
+        try await call(WireCalls.sessionLoad, SessionLoadParams(name: name, force: force ? true : nil)).instances
     }
 
     /// `session.list`: the saved sessions' names, sorted.
     public func sessions() async throws(ClientError) -> [String] {
-        try await call(.sessionList, params: EmptyResult(), as: SessionListResult.self).sessions
+        try await call(WireCalls.sessionList, EmptyResult()).sessions
     }
 
     /// `session.delete`: deletes session `name`.
     public func deleteSession(_ name: String) async throws(ClientError) {
-        _ = try await call(WireMethod.sessionDelete.rawValue, params: WireCodec.json(SessionParams(name: name)))
+        _ = try await call(WireCalls.sessionDelete, SessionParams(name: name))
     }
 
     /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
     /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
     /// instance.
     public func status(_ instance: String) async throws(ClientError) -> StatusResult {
-        try await call(.sceneStatus, params: StatusParams(instance: instance))
+        try await call(WireCalls.sceneStatus, StatusParams(instance: instance))
     }
 
     /// `link.open`.
     @discardableResult
     public func openLink(_ url: String) async throws(ClientError) -> LinkOpenResult {
-        try await call(.linkOpen, params: LinkOpenParams(url: url))
+        try await call(WireCalls.linkOpen, LinkOpenParams(url: url))
     }
 
     /// `auth.set`; answers the `replayed` member (null when nothing was replayed).
     @discardableResult
     public func setAuthenticated(_ authenticated: Bool) async throws(ClientError) -> JSONValue {
-        let result = try await call(WireMethod.authSet.rawValue, params: WireCodec.json(AuthSetParams(authenticated: authenticated)))
-        return result["replayed"] ?? .null
+        try await call(WireCalls.authSet, AuthSetParams(authenticated: authenticated)).replayed ?? .null
     }
 
     /// `state`.
     public func state() async throws(ClientError) -> StateResult {
-        try await call(.state, params: EmptyResult())
+        try await call(WireCalls.state, StateParams())
     }
 
     /// `unsubscribe`.
     public func unsubscribe() async throws(ClientError) {
-        _ = try await call(WireMethod.unsubscribe.rawValue, params: .object([:]))
+        _ = try await call(WireCalls.unsubscribe, EmptyParams())
     }
 
     /// `ping`.
     public func ping() async throws(ClientError) {
-        _ = try await call(WireMethod.ping.rawValue, params: nil)
+        _ = try await call(WireCalls.ping, EmptyParams())
     }
 
     /// `coordinator.shutdown`: the coordinator answers, then stops.
     public func shutdownCoordinator() async throws(ClientError) {
-        _ = try await call(WireMethod.coordinatorShutdown.rawValue, params: .object([:]))
+        _ = try await call(WireCalls.coordinatorShutdown, EmptyParams())
     }
 }

@@ -69,16 +69,17 @@ public final class SceneConnection: Sendable {
         try await link.call(method, params: params, timeout: timeout)
     }
 
-    /// Calls `method` and decodes its result as `R`; `waitsForever` lifts the connection's
-    /// timeout for a call whose answer waits for someone (`scene.present`).
-    public func call<R: Decodable>(
-        _ method: WireMethod, params: some Encodable, as type: R.Type = R.self, waitsForever: Bool = false
-    ) async throws(ClientError) -> R {
-        let result = try await link.call(method.rawValue, params: WireCodec.json(params), timeout: waitsForever ? nil : timeout)
+    /// Calls a method by its row in ``WireCalls``: its params as the method takes them,
+    /// its result decoded as the method answers. A method whose answer waits for someone
+    /// (``AnswerOrder/inTurnWithoutHolding``: `scene.present`) is not bounded by the
+    /// connection's timeout: its result may take as long as a person takes.
+    public func call<Params, Answer>(_ method: WireCall<Params, Answer>, _ params: Params) async throws(ClientError) -> Answer {
+        let waitsForever = method.order == .inTurnWithoutHolding
+        let result = try await link.call(method.method.rawValue, params: WireCodec.json(params), timeout: waitsForever ? nil : timeout)
         do {
-            return try result.decoded(as: R.self)
+            return try result.decoded(as: Answer.self)
         } catch {
-            throw .invalidResponse("\(method.rawValue): \(error)")
+            throw .invalidResponse("\(method.method.rawValue): \(error)")
         }
     }
 
@@ -157,7 +158,7 @@ public final class SceneConnection: Sendable {
     {
         // Registered before the request, so no event after the answer's seq is missed.
         let stream = link.events.subscribe(buffering: buffering)
-        let result: SubscribeResult = try await call(.subscribe, params: SubscribeParams(topics: topics?.map(\.rawValue)))
+        let result: SubscribeResult = try await call(WireCalls.subscribe, SubscribeParams(topics: topics?.map(\.rawValue)))
         return (result.seq, stream)
     }
 }

@@ -78,7 +78,7 @@ extension SceneConnection {
         let stream = link.events.subscribe(buffering: buffering)
         var params = filter.params(since: since)
         params.origin = origin
-        let result: SubscribeResult = try await call(.subscribe, params: params)
+        let result: SubscribeResult = try await call(WireCalls.subscribe, params)
         return (result.seq, stream)
     }
 
@@ -106,7 +106,7 @@ extension SceneConnection {
     /// `scene.describe`: what `scene` is and serves: its interface, kind, instance policy
     /// and whether a call activates it.
     public func describe(_ scene: String) async throws(ClientError) -> DescribeResult {
-        try await call(.sceneDescribe, params: DescribeParams(scene: scene))
+        try await call(WireCalls.sceneDescribe, DescribeParams(scene: scene))
     }
 }
 
@@ -131,7 +131,7 @@ extension SceneConnection {
     fileprivate func openSubscription(_ params: SubscribeParams) async -> (EventStream<WireEvent>, Result<SubscribeResult, ClientError>) {
         let stream = link.events.subscribe(buffering: .unbounded)
         do throws(ClientError) {
-            let result: SubscribeResult = try await call(.subscribe, params: params)
+            let result: SubscribeResult = try await call(WireCalls.subscribe, params)
             return (stream, .success(result))
         } catch {
             return (stream, .failure(error))
@@ -306,7 +306,7 @@ public final class ResumingSubscription: Sendable {
                     // The refused request subscribed nothing: `stream` carries the fresh one.
                     let result: SubscribeResult
                     do {
-                        result = try await connection.call(.subscribe, params: filter.params())
+                        result = try await connection.call(WireCalls.subscribe, filter.params())
                     } catch {
                         connection.close()
                         wait = min(wait * 2, maximumRetry)
