@@ -119,3 +119,10 @@ func instanceID(_ text: String, field: String = "instance") throws(WireError) ->
     }
     return id
 }
+
+extension WireRoutes {
+    /// ``decode(_:from:member:)`` within a registry call.
+    static func typed<T: Decodable>(_ type: T.Type, from json: some Encodable & Sendable, member: String) throws(CallFailure) -> T {
+        try CallFailure.wire { () throws(WireError) in try decode(type, from: json, member: member) }
+    }
+}

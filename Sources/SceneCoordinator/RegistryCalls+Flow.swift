@@ -17,7 +17,7 @@ extension FlowSendParams: WireRegistryCall {
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
         .now { () throws(CallFailure) in
             let id = try CallFailure.instance(instance)
-            let intent = try CallFailure.wire { () throws(WireError) in try WireRoutes<R>.decode(FlowIntent<R>.self, from: self.intent, member: "intent") }
+            let intent = try WireRoutes<R>.typed(FlowIntent<R>.self, from: self.intent, member: "intent")
             let source = FlowCause.Source(asking: scene)
             let (outcome, path) = try registry.onFlow(of: id, for: .flowSend) { instance throws(RegistryRejection) in
                 (try instance.send(intent, by: source), instance.path)
@@ -32,7 +32,7 @@ extension FlowApplyParams: WireRegistryCall {
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
         .now { () throws(CallFailure) in
             let id = try CallFailure.instance(instance)
-            let steps = try CallFailure.wire { () throws(WireError) in try WireRoutes<R>.decode([RouteStep<R>].self, from: plan, member: "plan") }
+            let steps = try WireRoutes<R>.typed([RouteStep<R>].self, from: plan, member: "plan")
             let source = FlowCause.Source(asking: scene)
             let (outcome, path) = try registry.onFlow(of: id, for: .flowApply) { instance throws(RegistryRejection) in
                 (try instance.apply(steps: steps, by: source), instance.path)
@@ -47,9 +47,7 @@ extension FlowBatchParams: WireRegistryCall {
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
         .now { () throws(CallFailure) in
             let id = try CallFailure.instance(instance)
-            let intents = try CallFailure.wire { () throws(WireError) in
-                try WireRoutes<R>.decode([FlowIntent<R>].self, from: self.intents, member: "intents")
-            }
+            let intents = try WireRoutes<R>.typed([FlowIntent<R>].self, from: self.intents, member: "intents")
             let source = FlowCause.Source(asking: scene)
             let stopOnFailure = self.stopOnFailure ?? false
             let result = try registry.onFlow(of: id, for: .flowBatch) { instance throws(RegistryRejection) in
@@ -67,9 +65,7 @@ extension FlowTransactionParams: WireRegistryCall {
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
         .now { () throws(CallFailure) in
             let id = try CallFailure.instance(instance)
-            let intents = try CallFailure.wire { () throws(WireError) in
-                try WireRoutes<R>.decode([FlowIntent<R>].self, from: self.intents, member: "intents")
-            }
+            let intents = try WireRoutes<R>.typed([FlowIntent<R>].self, from: self.intents, member: "intents")
             let source = FlowCause.Source(asking: scene)
             let outcome = try registry.onFlow(of: id, for: .flowTransaction) { instance throws(RegistryRejection) in
                 try instance.transaction(intents, by: source)
@@ -92,17 +88,13 @@ extension FlowReconcileParams: WireRegistryCall {
                 throw .wire(.invalidParams("policy: \"\(self.policy)\" is not a policy (adopt or reject)"))
             }
             let id = try CallFailure.instance(instance)
-            let observed = try CallFailure.wire { () throws(WireError) in
-                try WireRoutes<R>.decode([RouteStep<R>].self, from: self.observed, member: "observed")
-            }
+            let observed = try WireRoutes<R>.typed([RouteStep<R>].self, from: self.observed, member: "observed")
             let result = try registry.onFlow(of: id, for: .flowReconcile) { instance throws(RegistryRejection) in
                 try instance.reconcile(to: observed, policy: policy)
             }
             return FlowReconcileResultObject(
                 outcome: result.outcome, path: WireRoutes<R>.json(result.path),
-                intents: try CallFailure.wire { () throws(WireError) in
-                    try WireRoutes<R>.decode([FlowIntent<JSONValue>].self, from: result.intents, member: "intents")
-                })
+                intents: try WireRoutes<R>.typed([FlowIntent<JSONValue>].self, from: result.intents, member: "intents"))
         }
     }
 }

@@ -1,6 +1,7 @@
 import SceneCore
 import SceneFlow
 import SceneJSON
+import SceneSocket
 import SceneWire
 
 /// The registry a coordinator serves, as its server sees it: in the wire's JSON, whatever
@@ -13,10 +14,10 @@ protocol ServedRegistry: Sendable {
     /// Every event from now on, with its routes as JSON, as it is emitted.
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void)
     /// Applies `call` as far as it goes now (``RegistryCall/begin(from:on:)``): its answer
-    /// now, or nil when it waits, and then `later` gets the answer once its wait is over
+    /// now, or nil when it waits, and then `waiter` gets the answer once its wait is over
     /// (on the loop, in a later turn: never before this returns). `scene`: the instance of
     /// the scene connection that asks, nil for a control one.
-    func begin(_ call: any RegistryCall, from scene: InstanceID?, later: @escaping @Sendable (WireAnswer) -> Void) -> WireAnswer?
+    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: AnswerWaiter) -> WireAnswer?
 
     /// The instance a call to `scene` goes to, opened for it when the scene is
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
@@ -54,6 +55,17 @@ protocol ServedRegistry: Sendable {
     func stopBehaviors() async
 }
 
+/// Who waits for the answer of a registry call that waits: request `id` of a session.
+struct AnswerWaiter: Sendable {
+    let session: LoopBound<Session>
+    let id: JSONValue
+    /// Whether the session's later requests wait for this answer.
+    let holding: Bool
+
+    /// Hands the answer to the session (on the loop, where the registry runs).
+    func answer(_ answer: WireAnswer) { session.value.answerWaited(id, answer, holding: holding) }
+}
+
 /// A registry of routes `R`, served.
 struct Served<R: Route>: ServedRegistry {
     let registry: SceneRegistry<R>
@@ -70,13 +82,13 @@ struct Served<R: Route>: ServedRegistry {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
-    func begin(_ call: any RegistryCall, from scene: InstanceID?, later: @escaping @Sendable (WireAnswer) -> Void) -> WireAnswer? {
+    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: AnswerWaiter) -> WireAnswer? {
         on { registry in
             switch call.begin(from: scene, on: registry) {
             case .done(let result):
                 return Self.answer(result)
             case .waiting(let wait):
-                registry.whenFinished(wait) { _, result in later(Self.answer(result)) }
+                registry.whenFinished(wait) { _, result in waiter.answer(Self.answer(result)) }
                 return nil
             }
         }

@@ -22,23 +22,29 @@ extension Session {
             reply(id, error: .methodNotFound(method))
             return
         }
-        let spec = known.spec
+        let route = Self.routes[known]!
         var params = params
         if role == .scene {
-            switch scoped(spec, params: params) {
+            switch scoped(known, route.scene, params: params) {
             case .success(let scopedParams): params = scopedParams
             case .failure(let error):
                 reply(id, error: error)
                 return
             }
         }
-        if let call = RegistryCalls.byMethod[known] {
-            // Read now; a mistake in the params is answered in its turn among this
-            // connection's registry answers, like any other.
-            let read = Result { () throws(WireError) in try call.read(params) as any RegistryCall }
-            enqueue(.registry(read, holding: spec.order != .inTurnWithoutHolding), id: id)
-        } else if let handler = Self.handlers[known] {
-            if spec.order == .atOnce {
+        if let call = route.registry {
+            let holding = route.order != .inTurnWithoutHolding
+            guard behindWait == nil else {
+                // Read now; a mistake in the params is answered in its turn among this
+                // connection's registry answers, like any other.
+                let read = Result { () throws(WireError) in try call.read(params) as any RegistryCall }
+                enqueue(.registry(read, holding: holding), id: id)
+                return
+            }
+            unanswered.append(id)
+            apply(call, params: params, id: id, holding: holding)
+        } else if let handler = route.handler {
+            if route.order == .atOnce {
                 handler(self, id, params)
             } else {
                 enqueue(.session(handler, params: params), id: id)
@@ -46,6 +52,15 @@ extension Session {
         } else {
             // Every method but hello has a registry call or a handler (a test holds it).
             reply(id, error: .methodNotFound(method))
+        }
+    }
+
+    /// Reads a registry call of type `Call` from `params` and applies it now.
+    private func apply<Call: WireRegistryCall>(_ type: Call.Type, params: JSONValue?, id: JSONValue, holding: Bool) {
+        do throws(WireError) {
+            apply(try Call.read(params), id: id, holding: holding)
+        } catch {
+            answerRegistry(id, frame: Self.frame(id, .failure(error)))
         }
     }
 
@@ -71,18 +86,9 @@ extension Session {
     /// Applies a registry call on the registry (which runs on this thread): answered now,
     /// or once its wait is over. Unless it waits `holding` none, the requests queued after
     /// it wait for its answer.
-    func apply(_ call: any RegistryCall, id: JSONValue, holding: Bool = true) {
-        let session = bound
-        let now = server.registry.begin(call, from: role == .scene ? instance : nil) { answer in
-            // The registry runs on the loop thread: so does this.
-            let frame = Self.frame(id, session.value.explained(answer))
-            if holding {
-                session.value.finishedWaiting(id, frame: frame)
-            } else {
-                session.value.answerRegistry(id, frame: frame)
-            }
-        }
-        guard let answer = now else {
+    func apply<Call: RegistryCall>(_ call: Call, id: JSONValue, holding: Bool = true) {
+        let waiter = AnswerWaiter(session: bound, id: id, holding: holding)
+        guard let answer = server.registry.begin(call, from: role == .scene ? instance : nil, answering: waiter) else {
             // It waits: unless it waits for someone to finish a presented instance, perhaps
             // over this very connection, the requests after it wait for it.
             if holding { behindWait = FIFOQueue() }
@@ -93,6 +99,16 @@ extension Session {
             answerInSlices(id, large)
         } else {
             answerRegistry(id, frame: Self.frame(id, explained(answer)))
+        }
+    }
+
+    /// Answers a registry call that waited.
+    func answerWaited(_ id: JSONValue, _ answer: WireAnswer, holding: Bool) {
+        let frame = Self.frame(id, explained(answer))
+        if holding {
+            finishedWaiting(id, frame: frame)
+        } else {
+            answerRegistry(id, frame: frame)
         }
     }
 

@@ -29,6 +29,24 @@ extension Session {
         .sessionDelete: { session, id, params in session.deleteSession(id: id, params: params) },
     ]
 
+    /// How a method is served: what its row says, with its registry call or handler.
+    struct MethodRoute: Sendable {
+        let scene: SceneAccess
+        let order: AnswerOrder
+        let registry: (any WireRegistryCall.Type)?
+        let handler: Handler?
+    }
+
+    /// Every method's route, read from ``WireCalls`` once.
+    static let routes: [WireMethod: MethodRoute] = {
+        var routes: [WireMethod: MethodRoute] = [:]
+        for spec in WireCalls.all {
+            routes[spec.method] = MethodRoute(
+                scene: spec.scene, order: spec.order, registry: RegistryCalls.byMethod[spec.method], handler: handlers[spec.method])
+        }
+        return routes
+    }()
+
     /// `coordinator.shutdown`: answered, then the coordinator stops.
     private func shutDownCoordinator(id: JSONValue) {
         reply(id, result: .object([:]))

@@ -84,7 +84,7 @@ extension Session {
             guard case .object(var fields) = step, let name = fields["method"]?.stringValue, let method = WireMethod(rawValue: name),
                 ProgramStep<JSONValue>.methods.contains(name)
             else { continue }  // what is not a step is refused -32602 when decoded
-            switch scoped(method.spec, params: fields["params"]) {
+            switch scoped(method, method.spec.scene, params: fields["params"]) {
             case .success(let scopedParams):
                 fields["params"] = scopedParams
                 steps[index] = .object(fields)
@@ -99,10 +99,10 @@ extension Session {
     /// A scene's request, checked against what a scene may call (its method's
     /// ``SceneAccess``) and scoped to its own instance: the member naming the instance
     /// defaults to its own and may not name another.
-    func scoped(_ spec: any WireMethodSpec, params: JSONValue?) -> Result<JSONValue?, WireError> {
+    func scoped(_ known: WireMethod, _ access: SceneAccess, params: JSONValue?) -> Result<JSONValue?, WireError> {
         guard let own = instance?.description else { return .success(params) }
-        let method = spec.method.rawValue
-        switch spec.scene {
+        let method = known.rawValue
+        switch access {
         case .asIs:
             return .success(params)
         case .forbidden:
