@@ -69,9 +69,9 @@ public final class SceneConnection: Sendable {
         try await link.call(method, params: params, timeout: timeout)
     }
 
-    /// Calls a method by its row in ``WireCalls``: its params as the method takes them,
+    /// Calls a method by its row in `WireCalls`: its params as the method takes them,
     /// its result decoded as the method answers. A method whose answer waits for someone
-    /// (``AnswerOrder/inTurnWithoutHolding``: `scene.present`) is not bounded by the
+    /// (`AnswerOrder.inTurnWithoutHolding`: `scene.present`) is not bounded by the
     /// connection's timeout: its result may take as long as a person takes.
     public func call<Params, Answer>(_ method: WireCall<Params, Answer>, _ params: Params) async throws(ClientError) -> Answer {
         let waitsForever = method.order == .inTurnWithoutHolding
