@@ -87,18 +87,11 @@ extension Commands {
                 }
             }
         },
-        control(
+        fromInstance(
             "present", "open SCENE from instance ID and wait until it finishes; print its result",
-            arguments: [.required("SCENE")],
-            options: [.option("from", "ID", "the instance it is presented from", required: true), .value]
-        ) { arguments throws(UsageError) in
-            guard let from = arguments.option("from") else { throw UsageError("present needs --from ID") }
-            let (scene, value) = (arguments.positionals[0], try arguments.jsonOption("value"))
-            return ControlPlan { connection, json throws(ClientError) in
-                let result = try await connection.present(scene, value: value, from: from)
-                Control.show(result, json: json, "\(result.instance.id) finished with \(result.result)")
-            }
-        },
+            from: "the instance it is presented from",
+            call: { connection, scene, value, from throws(ClientError) in try await connection.present(scene, value: value, from: from) },
+            text: { result, _ in "\(result.instance.id) finished with \(result.result)" }),
         control(
             "finish", "end presented instance ID with a result; whoever presented it gets it",
             arguments: [.required("ID"), .required("RESULT-JSON")]

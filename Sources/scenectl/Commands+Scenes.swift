@@ -11,17 +11,10 @@ extension Commands {
                 Control.show(result, json: json, "\(result.outcome) \(result.instance.id)")
             }
         },
-        control(
-            "push", "open SCENE in place of window ID", arguments: [.required("SCENE")],
-            options: [.option("from", "ID", "the window whose place SCENE takes", required: true), .value]
-        ) { arguments throws(UsageError) in
-            guard let from = arguments.option("from") else { throw UsageError("push needs --from ID") }
-            let (scene, value) = (arguments.positionals[0], try arguments.jsonOption("value"))
-            return ControlPlan { connection, json throws(ClientError) in
-                let instance = try await connection.push(scene, value: value, from: from)
-                Control.show(instance, json: json, "pushed \(instance.id) in place of \(from)")
-            }
-        },
+        fromInstance(
+            "push", "open SCENE in place of window ID", from: "the window whose place SCENE takes",
+            call: { connection, scene, value, from throws(ClientError) in try await connection.push(scene, value: value, from: from) },
+            text: { instance, from in "pushed \(instance.id) in place of \(from)" }),
         control(
             "dismiss", "dismiss an instance, or a scene's instances; scene processes are asked first and may refuse, unless --force",
             arguments: [.optional("ID")],
@@ -60,13 +53,10 @@ extension Commands {
                 Control.show(DismissResult(dismissed: dismissed), json: json, "dismissed \(dismissed.joined(separator: " "))")
             }
         },
-        control("focus", "focus a window or volume", arguments: [.required("ID")]) { arguments throws(UsageError) in
-            let id = arguments.positionals[0]
-            return ControlPlan { connection, json throws(ClientError) in
-                let instance = try await connection.focus(id)
-                Control.show(instance, json: json, "focused \(instance.id)")
-            }
-        },
+        onInstance(
+            "focus", "focus a window or volume",
+            call: { connection, id throws(ClientError) in try await connection.focus(id) },
+            text: { "focused \($0.id)" }),
         control(
             "reopen", "reopen the most recently dismissed instance (of SCENE), with its value and path",
             arguments: [.optional("SCENE")]

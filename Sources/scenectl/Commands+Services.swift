@@ -59,26 +59,14 @@ extension Commands {
                 }
             }
         },
-        control(
+        onInstance(
             "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
-            arguments: [.required("ID")]
-        ) { arguments throws(UsageError) in
-            let id = arguments.positionals[0]
-            return ControlPlan { connection, json throws(ClientError) in
-                let instance = try await connection.restart(id)
-                Control.show(instance, json: json, "restarting \(instance.id); its path: \(ControlText.describe(instance.path))")
-            }
-        },
-        control(
+            call: { connection, id throws(ClientError) in try await connection.restart(id) },
+            text: { "restarting \($0.id); its path: \(ControlText.describe($0.path))" }),
+        onInstance(
             "status", "how instance ID is doing: its phase and path, and its process's pid, uptime, restarts, last exit, heartbeat",
-            arguments: [.required("ID")]
-        ) { arguments throws(UsageError) in
-            let id = arguments.positionals[0]
-            return ControlPlan { connection, json throws(ClientError) in
-                let status = try await connection.status(id)
-                Control.show(status, json: json, ControlText.describe(status))
-            }
-        },
+            call: { connection, id throws(ClientError) in try await connection.status(id) },
+            text: { ControlText.describe($0) }),
         control(
             "state", "print the scene tree",
             options: [.option("format", "tree|dot|mermaid", "the tree (the default), or a Graphviz or Mermaid graph", kind: .choice(["tree", "dot", "mermaid"]))]

@@ -1,3 +1,6 @@
+import SceneClient
+import SceneJSON
+
 /// Every scenectl command, in the order the usage lists them: the one place a command,
 /// its arguments, options and help are declared.
 enum Commands {
@@ -99,6 +102,43 @@ enum Commands {
         CommandSpec(
             name, summary, arguments: arguments, options: options + [.socket, .app, .json], forms: forms, details: details,
             run: { try await Control.run(name, $0, prepare) })
+    }
+
+    /// A control command whose one argument is instance ID: `call` asks the coordinator,
+    /// and its answer is printed as `text` says (or as JSON).
+    static func onInstance<Answer: Encodable & Sendable>(
+        _ name: String, _ summary: String,
+        call: @escaping @Sendable (SceneConnection, _ id: String) async throws(ClientError) -> Answer,
+        text: @escaping @Sendable (Answer) -> String
+    ) -> CommandSpec {
+        control(name, summary, arguments: [.required("ID")]) { arguments throws(UsageError) in
+            let id = arguments.positionals[0]
+            return ControlPlan { connection, json throws(ClientError) in
+                let answer = try await call(connection, id)
+                Control.show(answer, json: json, text(answer))
+            }
+        }
+    }
+
+    /// A control command that opens SCENE (with `--value`) from the instance `--from`
+    /// names: `call` asks the coordinator, and its answer is printed as `text` says (or as
+    /// JSON).
+    static func fromInstance<Answer: Encodable & Sendable>(
+        _ name: String, _ summary: String, from: String,
+        call: @escaping @Sendable (SceneConnection, _ scene: String, _ value: JSONValue?, _ from: String) async throws(ClientError) -> Answer,
+        text: @escaping @Sendable (Answer, _ from: String) -> String
+    ) -> CommandSpec {
+        control(
+            name, summary, arguments: [.required("SCENE")],
+            options: [.option("from", "ID", from, required: true), .value]
+        ) { arguments throws(UsageError) in
+            guard let from = arguments.option("from") else { throw UsageError("\(name) needs --from ID") }
+            let (scene, value) = (arguments.positionals[0], try arguments.jsonOption("value"))
+            return ControlPlan { connection, json throws(ClientError) in
+                let answer = try await call(connection, scene, value, from)
+                Control.show(answer, json: json, text(answer, from))
+            }
+        }
     }
 
     /// What the list of commands begins with.

@@ -16,12 +16,12 @@ private struct Book {
     /// Opens `scene` as the registry would and answers the instance it opened or focused.
     @discardableResult
     mutating func open(_ scene: String, value: JSONValue? = nil) throws -> InstanceID {
-        switch try book.resolveOpen(scene, value: value).get() {
-        case .existing(let id):
+        switch try book.openAction(scene, value: value).get() {
+        case .join(let id), .focus(let id):
             book.focusVisible(id)
             return id
-        case .new(let id, let replacing):
-            if let replacing { _ = book.dismiss(replacing, reason: .replaced) }
+        case .open(let id, let replacing):
+            if let replacing { _ = book.dismiss(replacing.id, reason: replacing.reason) }
             book.reserve(id, value: value)
             book.activate(id)
             return id

@@ -39,17 +39,11 @@ extension SceneRegistry {
 
     /// What the launcher said about `id`.
     func launchFinished(_ id: InstanceID, _ result: Result<Void, RegistryRejection>) {
-        guard let record = book.records[id] else {
-            // Dismissed while starting: its waiters were answered; stop what did start.
-            if case .success = result, let launcher = backing(of: id) { Task { await launcher.stop(id) } }
-            return
-        }
-        guard record.phase == .opening else { return }
-        switch result {
-        case .success:
-            activate(id)
-        case .failure(let reason):
-            remove(id, reason: .cancelled, answering: reason)
+        switch book.launchEnd(id, result) {
+        case .stop: if let launcher = backing(of: id) { Task { await launcher.stop(id) } }
+        case .nothing: break
+        case .activate: activate(id)
+        case .cancel(let reason): remove(id, reason: .cancelled, answering: reason)
         }
     }
 
@@ -77,7 +71,7 @@ extension SceneRegistry {
     /// The process behind `id` is gone (`exit` nil: it was left from a previous run): the
     /// instance is `disconnected`, its path intact, until a new process says hello.
     public func processDisconnected(_ id: InstanceID, exit: ProcessExit?) {
-        guard let record = book.records[id], record.phase != .opening else { return }
+        guard book.disconnects(id) else { return }
         log.emit(.disconnected(id, exit: exit))
         book.disconnect(id)
         flush()
@@ -89,13 +83,15 @@ extension SceneRegistry {
     ///
     /// - Throws: `not_open` when the instance is not open.
     public func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
-        guard let record = book.records[id] else { throw .instanceNotOpen(id) }
-        if record.phase == .opening {
+        switch try book.attachment(id).get() {
+        case .activate:
             activate(id)
-        } else if record.phase == .disconnected {
+        case .reconnect:
             log.emit(.restarted(id))
             book.reconnect(id)
             flush()
+        case .nothing:
+            break
         }
         return try info(id)
     }

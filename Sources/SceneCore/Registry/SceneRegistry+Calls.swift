@@ -96,7 +96,7 @@ extension SceneRegistry {
     /// with, as a deep link's plan does: no event comes before its `scene.opened`, which
     /// carries that path.
     func send(_ intent: FlowIntent<R>, fromBehaviorOf id: InstanceID) throws(RegistryRejection) -> (FlowOutcome<R>, [RouteStep<R>]) {
-        if book.records[id]?.phase == .opening, let instance = instances[id] {
+        if book.presetsPath(of: id), let instance = instances[id] {
             return instance.assumeIsolated { ($0.flow.send(intent), $0.flow.path) }
         }
         return try withInstance(id, for: "flow.send") { (instance) throws(RegistryRejection) in

@@ -113,12 +113,9 @@ extension SceneRegistry {
         return ids.compactMap { id in closeQuestion(id).map { (id, $0) } }
     }
 
-    /// Of `targets`, those asked before they close: the ones the bookkeeping says are asked
-    /// (``RegistryBook/askable(_:)``) that something would answer for (a close policy, or
-    /// what backs the instance). An instance nobody answers for is never asked, so it never
-    /// counts in the rounds, nor as refusing when they give up.
+    /// Of `targets`, those asked before they close (``RegistryBook/answerable(_:closePolicy:backed:)``).
     func answerable(_ targets: [InstanceID]) -> [InstanceID] {
-        closePolicy != nil ? book.askable(targets) : book.askable(targets).filter { backing(of: $0) != nil }
+        book.answerable(targets, closePolicy: closePolicy != nil) { backing(of: $0) != nil }
     }
 
     /// Asks every question at once; answers those that refused, in id order.
@@ -136,10 +133,15 @@ extension SceneRegistry {
     func closeQuestion(_ id: InstanceID) -> (@Sendable () async -> Bool)? {
         let backing = backing(of: id)
         let policy = closePolicy
-        guard backing != nil || policy != nil else { return nil }
+        let askers = RegistryBook.closeAskers(closePolicy: policy != nil, backed: backing != nil)
+        guard !askers.isEmpty else { return nil }
         return {
-            if let policy, await !policy(id) { return false }
-            if let backing { return await backing.close(id, force: false) }
+            for asker in askers {
+                switch asker {
+                case .closePolicy: if let policy, await !policy(id) { return false }
+                case .backing: if let backing, await !backing.close(id, force: false) { return false }
+                }
+            }
             return true
         }
     }
@@ -180,8 +182,8 @@ extension SceneRegistry {
     @discardableResult
     public func dismissImmersive() throws(RegistryRejection) -> [InstanceID] {
         try rejectingSync("immersive.dismiss") { (self) throws(RegistryRejection) in
-            guard let id = self.book.immersive else { throw .nothingToDismiss }
-            return self.remove(id, reason: .requested)
+            let removal = try self.book.immersiveDismissal.get()
+            return self.remove(removal.id, reason: removal.reason)
         }
     }
 }

@@ -10,15 +10,13 @@ extension SceneRegistry {
     @discardableResult
     public func setImmersiveStyle(_ style: ImmersionStyle) throws(RegistryRejection) -> InstanceInfo<R> {
         try rejectingSync("immersive.style") { (self) throws(RegistryRejection) in
-            guard let id = self.book.immersive, let record = self.book.records[id], record.phase != .opening,
-                let declaration = self.declarationsByID[id.scene]
-            else { throw .notOpen("an immersive space") }
-            let allowed = declaration.allowedStyles
-            guard allowed.contains(style) else { throw .styleNotAllowed(id, style: style, allowed: allowed) }
+            let id = try self.book.openImmersive.get()
             let before = self.infoIfOpen(id)?.style
+            guard let declaration = self.declarationsByID[id.scene] else { throw .instanceNotOpen(id) }
+            let changes = try declaration.styleChange(to: style, from: before, of: id).get()
             self.styles[id] = style
             let info = try self.info(id)
-            if before != style {
+            if changes {
                 self.flush()
                 self.log.emit(.changed(info))
             }

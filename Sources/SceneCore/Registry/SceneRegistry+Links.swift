@@ -125,9 +125,8 @@ extension SceneRegistry {
             case .success(let outcome):
                 if let failure = outcome.failure {
                     registry.log.emit(.linkRejected(url: url, reason: failure.reason))
-                } else if let last = outcome.results.last(where: { $0.instance != nil })?.instance {
-                    let opened = outcome.results.contains { if case .opened(.opened) = $0 { true } else { false } }
-                    registry.log.emit(.linkHandled(url: url, instance: last, opened: opened))
+                } else if let landing = outcome.linkLanding {
+                    registry.log.emit(.linkHandled(url: url, instance: landing.instance, opened: landing.opened))
                 }
                 return .success(.program(outcome))
             case .failure(let reason):
@@ -144,12 +143,11 @@ extension SceneRegistry {
     /// Finds or opens the target instance, applies the plan, and focuses it — in that
     /// order: a new instance is announced already showing the plan's path.
     private func land(_ target: SceneLinkTarget<R>) throws(RegistryRejection) -> RegistryStep<R, (InstanceInfo<R>, Bool)> {
-        if case .existing(let id) = try book.resolveLanding(target.scene, value: target.value).get() {
-            let plan = target.plan
-            if book.records[id]?.phase == .opening {
-                return afterOpening(id) { registry throws(RegistryRejection) in try registry.show(plan, in: id) }
-            }
-            return .done(.success(try show(plan, in: id)))
+        let plan = target.plan
+        switch try book.landingAction(target.scene, value: target.value).get() {
+        case .join(let id): return afterOpening(id) { registry throws(RegistryRejection) in try registry.show(plan, in: id) }
+        case .existing(let id): return .done(.success(try show(plan, in: id)))
+        case .new: break
         }
         return thenOnSuccess(try openStep(target.scene, value: target.value, plan: target.plan)) { registry, outcome throws(RegistryRejection) in
             (try registry.info(outcome.instance.id), outcome.name == .opened)

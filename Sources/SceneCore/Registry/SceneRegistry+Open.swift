@@ -17,17 +17,17 @@ extension SceneRegistry {
         _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopening entry: InstanceID? = nil, requirementsOpened: Bool = false,
         target: (@Sendable (isolated SceneRegistry, InstanceID) -> Void)? = nil
     ) throws(RegistryRejection) -> RegistryStep<R, OpenOutcome<R>> {
-        switch try book.resolveOpen(scene, value: value).get() {
-        case .existing(let id):
+        switch try book.openAction(scene, value: value).get() {
+        case .join(let id):
             target?(self, id)
-            if book.records[id]?.phase == .opening {
-                return afterOpening(id) { registry throws(RegistryRejection) in
-                    // Gone since it became active: the reopen fails, its entry kept.
-                    let info = try registry.info(id)
-                    if let entry { registry.focusReopened(id, entry: entry) }
-                    return .focused(info)
-                }
+            return afterOpening(id) { registry throws(RegistryRejection) in
+                // Gone since it became active: the reopen fails, its entry kept.
+                let info = try registry.info(id)
+                if let entry { registry.focusReopened(id, entry: entry) }
+                return .focused(info)
             }
+        case .focus(let id):
+            target?(self, id)
             if let entry {
                 focusReopened(id, entry: entry)
             } else {
@@ -35,14 +35,13 @@ extension SceneRegistry {
                 flush()
             }
             return .done(.success(.focused(try info(id))))
-        case .new(let id, let replacing):
+        case .open(let id, let replacing):
             if !requirementsOpened, book.requirements.requires[scene] != nil, let first = openingRequirements(of: scene, then: { registry throws(RegistryRejection) in
                 try registry.openStep(scene, value: value, plan: plan, reopening: entry, requirementsOpened: true, target: target)
             }) {
                 return first
             }
-            // Replaced by another instance of its own scene, it leaves the scene open.
-            if let replacing { remove(replacing, reason: .replaced, withDependents: replacing.scene != scene) }
+            if let replacing { remove(replacing.id, reason: replacing.reason, withDependents: replacing.takesDependents) }
             if let entry { reopenList.reopening(id, from: entry) }
             target?(self, id)
             reserve(id, value: value, pushedFrom: nil)
@@ -59,23 +58,21 @@ extension SceneRegistry {
     func openingRequirements<T>(
         of scene: String, then next: @escaping @Sendable (isolated SceneRegistry) throws(RegistryRejection) -> RegistryStep<R, T>
     ) -> RegistryStep<R, T>? {
-        let requires = book.requirements.requires[scene] ?? []
         let missing = book.missingRequirements(of: scene)
         guard !missing.isEmpty else { return nil }
         return .waiting(RegistryWait { registry in
             // Each once, whatever happens to it meanwhile: no loop, one rejection event.
             do throws(RegistryRejection) {
-                for required in missing where !registry.book.isUp(required) {
+                for required in missing {
                     let ready: Result<Void, RegistryRejection>
-                    if let opening = registry.book.instances(of: required).first {
-                        ready = await registry.finish(registry.afterOpening(opening) { _ in })
-                    } else {
-                        ready = await registry.finish(try registry.openStep(required, value: nil)).map { _ in }
+                    switch registry.book.requirementAction(required) {
+                    case .up: continue
+                    case .join(let opening): ready = await registry.finish(registry.afterOpening(opening) { _ in })
+                    case .open: ready = await registry.finish(try registry.openStep(required, value: nil)).map { _ in }
                     }
                     if case .failure(let reason) = ready { return .failure(reason) }
                 }
-                // One may have gone while another opened: the scene does not open without it.
-                if let gone = requires.first(where: { !registry.book.isUp($0) }) { return .failure(.notOpen(gone)) }
+                if let gone = registry.book.goneRequirement(of: scene) { return .failure(.notOpen(gone)) }
                 return await registry.finish(try next(registry))
             } catch {
                 return .failure(error)

@@ -16,13 +16,6 @@ public struct PresentOutcome<R: Route>: Hashable, Sendable {
     }
 }
 
-/// One presented instance: who presented it, and the requests awaiting its result.
-struct Presentation<R: Route>: Sendable {
-    /// The instance it was presented from.
-    let from: InstanceID
-    var waiters: [PresentationWait<R>]
-}
-
 /// One request's wait for a presented instance's result, or why it went without one.
 typealias PresentationWait<R: Route> = RegistryPromise<Result<PresentOutcome<R>, RegistryRejection>>
 
@@ -55,10 +48,10 @@ extension SceneRegistry {
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
                 opening = try openStep(scene, value: value) { registry, target in
-                    registry.presentations[target, default: Presentation(from: from, waiters: [])].waiters.append(wait)
+                    registry.presentations.await(wait, on: target, from: from)
                 }
             } catch {
-                forget(wait)
+                presentations.forget(wait)
                 throw error
             }
             switch opening {
@@ -79,23 +72,16 @@ extension SceneRegistry {
         after opened: Result<OpenOutcome<R>, RegistryRejection>, wait: PresentationWait<R>, from: InstanceID
     ) -> RegistryStep<R, PresentOutcome<R>> {
         if let answer = wait.answer {
-            forget(wait)
+            presentations.forget(wait)
             return .done(answer)
         }
         if case .failure(let reason) = opened {
-            forget(wait)
+            presentations.forget(wait)
             return .done(.failure(reason))
         }
         // The presenter went while the instance was opening: it goes too.
         if instances[from] == nil { endPresentations(after: [from]) }
         return .waiting(RegistryWait { _ in await wait.wait() })
-    }
-
-    /// Drops `wait` from the presentation it waits on, if it was registered.
-    private func forget(_ wait: PresentationWait<R>) {
-        guard let id = presentations.first(where: { $0.value.waiters.contains { $0 === wait } })?.key else { return }
-        presentations[id]?.waiters.removeAll { $0 === wait }
-        if presentations[id]?.waiters.isEmpty == true { presentations[id] = nil }
     }
 
     /// Ends the presentation of `id` with `result`: every request awaiting it is answered,
@@ -104,9 +90,7 @@ extension SceneRegistry {
     /// - Throws: `not_presented` when nobody awaits `id`'s result.
     public func finish(_ id: InstanceID, result: JSONValue) throws(RegistryRejection) {
         try rejectingSync("scene.finish") { (self) throws(RegistryRejection) in
-            guard let info = self.infoIfOpen(id), let presentation = self.presentations.removeValue(forKey: id) else {
-                throw .notPresented(id)
-            }
+            let (presentation, info) = try self.presentations.finish(id, as: self.infoIfOpen(id)).get()
             self.log.emit(.finished(id, result: result))
             self.remove(id, reason: .requested)
             for waiter in presentation.waiters { waiter.resolve(.success(PresentOutcome(instance: info, result: result))) }
@@ -118,15 +102,10 @@ extension SceneRegistry {
     /// presentation ends `parent_dismissed`, and it is dismissed.
     func endPresentations(after gone: [InstanceID]) {
         guard !presentations.isEmpty else { return }
-        for id in gone {
-            for waiter in presentations.removeValue(forKey: id)?.waiters ?? [] {
-                waiter.resolve(.failure(.dismissedWithoutResult(id)))
-            }
-        }
-        let orphans = presentations.filter { gone.contains($0.value.from) }.keys.sorted()
+        let (withoutResult, orphans) = presentations.end(after: gone)
+        for (waiter, reason) in withoutResult { waiter.resolve(.failure(reason)) }
         for presented in orphans {
-            // An earlier orphan's dismissal may have taken this one already.
-            guard let presentation = presentations.removeValue(forKey: presented) else { continue }
+            guard let presentation = presentations.take(presented) else { continue }
             tellParentDismissed(presented, then: presentation)
         }
     }
@@ -134,11 +113,14 @@ extension SceneRegistry {
     /// Tells `id` its presenter was dismissed, dismisses it, then ends the presentation's
     /// waits `parent_dismissed`: an in-process behaviour hears it before its stop; a
     /// process gets `scene.parent_dismissed` before its close.
-    private func tellParentDismissed(_ id: InstanceID, then presentation: Presentation<R>) {
+    private func tellParentDismissed(_ id: InstanceID, then presentation: PresentationBook<PresentationWait<R>>.Presentation) {
         func finish(_ registry: isolated SceneRegistry) {
             // Dismissed by then for another reason, or presented anew: nothing more to do here.
-            if registry.instances[id] != nil, registry.presentations[id] == nil { registry.remove(id, reason: .parentDismissed) }
-            for waiter in presentation.waiters { waiter.resolve(.failure(.parentDismissed(presentation.from))) }
+            if registry.presentations.dismissesOrphan(id, isOpen: registry.instances[id] != nil) {
+                registry.remove(id, reason: .parentDismissed)
+            }
+            let answer = PresentationBook<PresentationWait<R>>.orphaned(presentation)
+            for waiter in presentation.waiters { waiter.resolve(.failure(answer)) }
         }
         switch declarationsByID[id.scene]?.hosting {
         case .inProcess:

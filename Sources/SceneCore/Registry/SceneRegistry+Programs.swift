@@ -60,15 +60,12 @@ extension SceneRegistry {
         -> RegistryStep<R, ProgramStepResult<R>>
     {
         func resolve(_ ref: InstanceRef) throws(RegistryRejection) -> InstanceID {
-            switch ref {
-            case .id(let id): return id
-            case .step(let k):
-                guard let id = results[k].instance else {
-                    let reason = RegistryRejection.notOpen("$\(k) (step \(k) answered no instance)")
-                    reject(step.method, reason)
-                    throw reason
-                }
+            switch ProgramStepResult.instance(ref, after: results) {
+            case .success(let id):
                 return id
+            case .failure(let reason):
+                reject(step.method, reason)
+                throw reason
             }
         }
         do throws(RegistryRejection) {
@@ -81,7 +78,7 @@ extension SceneRegistry {
                 return .done(.success(.focused(try focus(try resolve(ref)))))
             case .dismiss(let ref, let force):
                 let target = try resolve(ref)
-                return beginDismiss(target, force: force, closingItself: target == scene).map { $0.map(ProgramStepResult.dismissed) }
+                return beginDismiss(target, force: force, closingItself: ProgramStep<R>.closesItself(target, by: scene)).map { $0.map(ProgramStepResult.dismissed) }
             case .dismissScene(let scene, let value, let force):
                 return beginDismiss(scene: scene, value: value, force: force).map { $0.map(ProgramStepResult.dismissedScene) }
             case .dismissImmersive:
@@ -101,16 +98,7 @@ extension SceneRegistry {
                 if case .rejected(let reason) = outcome { throw .flow(reason) }
                 return .done(.success(.applied(path: path)))
             case .link(let url):
-                return beginLink(url).map { result in
-                    switch result {
-                    case .success(.rejected(let reason)): return .failure(reason)
-                    case .success(.unhandled(let path)): return .failure(.linkUnhandled(path: path))
-                    // A link whose own program failed fails this step with its reason.
-                    case .success(.program(let outcome)) where outcome.failure != nil: return .failure(outcome.failure!.reason)
-                    case .success(let outcome): return .success(.linked(outcome))
-                    case .failure(let reason): return .failure(reason)
-                    }
-                }
+                return beginLink(url).map { $0.flatMap(ProgramStepResult.linked) }
             }
         } catch {
             return .done(.failure(error))

@@ -30,8 +30,7 @@ extension SceneRegistry {
             // Taken, not removed: it keeps its place (and counts in the limit, as the journal
             // counts it) until the event that announces the reopen, or the refusal.
             let entry = try reopenList.take(scene: scene).get()
-            // The path was valid when it was closed; a route type's rules may have changed.
-            let plan = try? FlowPlan(validating: entry.flow.path)
+            let plan = entry.savedPlan
             let opening: RegistryStep<R, OpenOutcome<R>>
             do throws(RegistryRejection) {
                 opening = try openStep(entry.id.scene, value: entry.value, plan: plan, reopening: entry.id)

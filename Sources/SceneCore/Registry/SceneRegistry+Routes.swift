@@ -86,17 +86,8 @@ extension SceneRegistry {
         step("scene.route") { () throws(RegistryRejection) in
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening
             else { throw .instanceNotOpen(from) }
-            return try bubble(route, through: scopeChain(from)[...], via: [])
+            return try bubble(route, through: book.scopeChain(from: from)[...], via: [])
         }
-    }
-
-    /// `id`, then each window it was pushed from, innermost first.
-    private func scopeChain(_ id: InstanceID) -> [InstanceID] {
-        var chain = [id]
-        while let origin = book.records[chain[chain.count - 1]]?.pushedFrom, !chain.contains(origin) {
-            chain.append(origin)
-        }
-        return chain
     }
 
     /// Offers `route` to the first scope of `chain` that is still open, then to the rest,
@@ -109,13 +100,13 @@ extension SceneRegistry {
         guard let instance = instances[id] else { return try bubble(route, through: chain.dropFirst(), via: via) }
         let declaration = instance.declaration
         let consulted = via + [.scope(id)]
-        guard declaration.decides, backing(of: id) != nil else {
+        guard RegistryBook.asksScene(decides: declaration.decides, backed: backing(of: id) != nil) else {
             return try act(RegistryBook.scopeAction(for: route, in: declaration.scope), route, at: chain, via: consulted)
         }
         let path = instance.assumeIsolated { $0.flow.path }
         return .waiting(RegistryWait { registry in
             let decided = await registry.decision(for: route, path: path, by: id, within: declaration.decideTimeout)
-            let action = decided ?? RegistryBook.scopeAction(for: route, in: declaration.scope)
+            let action = RegistryBook.scopeAction(for: route, decided: decided, in: declaration.scope)
             do throws(RegistryRejection) {
                 // Dismissed while it decided: the route goes on to the next scope.
                 guard registry.instances[id] != nil else {

@@ -70,14 +70,12 @@ extension SceneRegistry {
     ///   `launch_timeout`, `value_required`, …), also as a `request.rejected` event for
     ///   `request`.
     public func beginActivation(of scene: String, for request: String) -> RegistryStep<R, InstanceID> {
-        guard let declaration = declarationsByID[scene] else { return .done(.failure(.unknownScene(scene))) }
-        if let id = book.mostRecent(of: scene) {
-            if declaration.activatable, book.records[id]?.phase == .opening {
-                return afterOpening(id) { _ in id }
-            }
-            return .done(.success(id))
+        switch book.activationTarget(of: scene, activatable: declarationsByID[scene]?.activatable ?? false) {
+        case .failure(let reason): return .done(.failure(reason))
+        case .success(.existing(let id)): return .done(.success(id))
+        case .success(.join(let id)): return afterOpening(id) { _ in id }
+        case .success(.new): break
         }
-        guard declaration.activatable else { return .done(.failure(.notOpen(scene))) }
         return step(request) { () throws(RegistryRejection) in
             try openStep(scene, value: nil).map { $0.map(\.instance.id) }
         }

@@ -54,15 +54,16 @@ extension SceneRegistry {
         var renamed: [InstanceID: InstanceID] = [:]
         var opened: [InstanceID] = []
         for item in load.opening {
-            let plan = try? FlowPlan(validating: item.flow.path)
+            let plan = item.savedPlan
             let id: InstanceID
-            if let parent = item.pushedFrom {
-                guard let from = renamed[parent],
-                    case .success(let info) = await finish(beginPush(item.id.scene, value: item.value, from: from))
-                else { continue }
+            switch load.opening(item, renamed: renamed) {
+            case .skip:
+                continue
+            case .push(let from):
+                guard case .success(let info) = await finish(beginPush(item.id.scene, value: item.value, from: from)) else { continue }
                 id = info.id
                 if let plan { _ = try? withInstance(id, for: "session.load") { instance throws(RegistryRejection) in try instance.apply(plan) } }
-            } else {
+            case .open:
                 guard case .success(let outcome) = await finish(step("session.load") { () throws(RegistryRejection) in
                     try openStep(item.id.scene, value: item.value, plan: plan)
                 }) else { continue }
@@ -75,9 +76,7 @@ extension SceneRegistry {
             renamed[item.id] = id
             opened.append(id)
         }
-        for saved in session.focusOrder {
-            if let id = renamed[saved] { book.focusVisible(id) }
-        }
+        for id in load.focusOrder(renamed: renamed) { book.focusVisible(id) }
         flush()
         return opened
     }

@@ -36,7 +36,7 @@ public actor SceneRegistry<R: Route> {
     /// Requests waiting for an opening instance to become ready.
     var openingWaiters: [InstanceID: [OpeningWait]] = [:]
     /// Presented instances, and who awaits their results.
-    var presentations: [InstanceID: Presentation<R>] = [:]
+    var presentations = PresentationBook<PresentationWait<R>>()
     /// Instances dismissed lately, with their values and paths: what `scene.reopen` brings
     /// back (at most ``reopenLimit``).
     var reopenList: ReopenList<R>
@@ -87,24 +87,9 @@ public actor SceneRegistry<R: Route> {
         closePolicy: ClosePolicy? = nil, timeouts: SceneTimeouts = .standard, time: (any TimeSource)? = nil,
         reopenLimit: Int = 20, executor: (any SerialExecutor)? = nil
     ) throws(RegistryConfigurationError) {
+        var problems = DeclarationRules.problems(declarations, behaviors: Set(behaviors.keys))
         var byID: [String: SceneDeclaration<R>] = [:]
-        var problems: [String] = []
-        for declaration in declarations where declaration.hosting == .inProcess && behaviors[declaration.id] == nil {
-            problems.append("scene \"\(declaration.id)\" runs in process: register a behaviour for it")
-        }
-        for declaration in declarations {
-            if byID[declaration.id] != nil { problems.append("duplicate scene id \"\(declaration.id)\"") }
-            if declaration.hosting == .virtual, declaration.activatable || declaration.interface != nil {
-                problems.append("scene \"\(declaration.id)\" is virtual: nothing would answer the calls an interface or activation is for")
-            }
-            if declaration.activatable, declaration.instances == .perValue {
-                problems.append("scene \"\(declaration.id)\" opens one instance per value: a call, which gives none, cannot activate it")
-            }
-            if !SceneDeclaration<R>.isValidID(declaration.id) {
-                problems.append("scene id \"\(declaration.id)\" must be ASCII letters, digits, \"_\", \".\" and \"-\", not empty")
-            }
-            byID[declaration.id] = declaration
-        }
+        for declaration in declarations { byID[declaration.id] = declaration }
         var mappings: [LinkMapping<SceneLinkTarget<R>>] = []
         for declaration in declarations {
             for mapping in declaration.links {
@@ -124,14 +109,6 @@ public actor SceneRegistry<R: Route> {
             problems += error.diagnostics.map(\.description)
             links = try! LinkRouter(mappings: [], policy: linkPolicy, limits: linkLimits)
         }
-        for scene in behaviors.keys.sorted() where byID[scene]?.hosting != .inProcess {
-            problems.append(
-                byID[scene] == nil
-                    ? "a behaviour is registered for scene \"\(scene)\", which is not declared"
-                    : "a behaviour is registered for scene \"\(scene)\", which is not declared to run in process")
-        }
-        let requirements = declarations.map(\.requirementFacts)
-        problems += RequirementGraph.problems(requirements).map(\.description)
         if !problems.isEmpty { throw RegistryConfigurationError(problems: problems) }
         self.app = app
         self.declarations = declarations
@@ -147,7 +124,7 @@ public actor SceneRegistry<R: Route> {
         self.home = RegistryExecutor(executor)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive,
-            requirements: RequirementGraph(requirements))
+            requirements: RequirementGraph(declarations.map(\.requirementFacts)))
         if let host {
             host.attach(self)
             log.observe { host.observe($0) }

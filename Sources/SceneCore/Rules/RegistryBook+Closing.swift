@@ -33,6 +33,14 @@ package struct CloseRounds: Sendable {
     }
 }
 
+/// One who answers a close question.
+package enum CloseAsker: Hashable, Sendable {
+    /// The program's ``ClosePolicy``.
+    case closePolicy
+    /// What backs the instance: its behaviour or its process.
+    case backing
+}
+
 extension RegistryBook {
     // MARK: Who is asked before a close
 
@@ -40,6 +48,21 @@ extension RegistryBook {
     /// instance still opening is never asked (it is cancelled).
     package func askable(_ ids: [InstanceID]) -> [InstanceID] {
         ids.filter { records[$0].map { $0.phase != .opening } ?? false }
+    }
+
+    /// Of `targets`, those asked before they close: the askable ones (``askable(_:)``)
+    /// something answers for — the program's close policy when there is one, else what
+    /// backs the instance (`backed`). An instance nobody answers for is never asked, so it
+    /// never counts in the rounds, nor as refusing when they give up.
+    package func answerable(_ targets: [InstanceID], closePolicy: Bool, backed: (InstanceID) -> Bool) -> [InstanceID] {
+        closePolicy ? askable(targets) : askable(targets).filter(backed)
+    }
+
+    /// Who answers whether an instance may close interactively, in the order they are
+    /// asked: the program's close policy, then what backs the instance; the first refusal is
+    /// the answer. Empty when neither is there: nobody is asked.
+    package static func closeAskers(closePolicy: Bool, backed: Bool) -> [CloseAsker] {
+        (closePolicy ? [.closePolicy] : []) + (backed ? [.backing] : [])
     }
 
     /// Who dismissing `id` interactively asks: the instance itself, unless it closes itself

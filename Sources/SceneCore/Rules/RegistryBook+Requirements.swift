@@ -10,6 +10,16 @@ package struct Removal: Hashable, Sendable {
     }
 }
 
+/// What opening a scene does about one scene it requires.
+package enum RequirementAction: Hashable, Sendable {
+    /// It is up: nothing.
+    case up
+    /// Its instance `id` is still opening: wait for it.
+    case join(InstanceID)
+    /// Open it.
+    case open
+}
+
 extension RegistryBook {
     // MARK: Opening with requirements
 
@@ -23,6 +33,21 @@ extension RegistryBook {
     /// opening it opens first (one still opening is waited for, not doubled).
     package func missingRequirements(of scene: String) -> [String] {
         (requirements.requires[scene] ?? []).filter { !isUp($0) }
+    }
+
+    /// What opening `scene` does about `required`, one of the scenes it requires, when its
+    /// turn comes: nothing when it is up; wait for its instance still opening (no second
+    /// one); else open it, by its own rules.
+    package func requirementAction(_ required: String) -> RequirementAction {
+        if isUp(required) { return .up }
+        if let opening = instances(of: required).first { return .join(opening) }
+        return .open
+    }
+
+    /// The first scene `scene` requires that is not up once every requirement had its turn:
+    /// it went while another opened, and `scene` does not open without it (`not_open`).
+    package func goneRequirement(of scene: String) -> String? {
+        requirements.requires[scene]?.first { !isUp($0) }
     }
 
     // MARK: Removing with dependents

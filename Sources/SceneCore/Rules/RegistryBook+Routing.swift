@@ -34,6 +34,18 @@ extension RegistryBook {
         }
     }
 
+    /// What a deep link to `scene` with `value` does with its target
+    /// (``resolveLanding(_:value:)``): waits for an instance still opening, then shows its
+    /// plan there; shows it in an open one; or opens a new one already showing it.
+    package func landingAction(_ scene: String, value: JSONValue?) -> Result<InstanceChoice, RegistryRejection> {
+        resolveLanding(scene, value: value).map { landing in
+            switch landing {
+            case .existing(let id): return records[id]?.phase == .opening ? .join(id) : .existing(id)
+            case .new: return .new
+            }
+        }
+    }
+
     // MARK: Dismissing by scene
 
     /// The open instances a dismiss of `scene` (only those with `value`, when given)
@@ -56,6 +68,30 @@ extension RegistryBook {
     }
 
     // MARK: Routes that bubble up
+
+    /// `id`, then each window it was pushed from, innermost first: the scopes a route asked
+    /// from `id` bubbles through.
+    package func scopeChain(from id: InstanceID) -> [InstanceID] {
+        var chain = [id]
+        while let origin = records[chain[chain.count - 1]]?.pushedFrom, !chain.contains(origin) {
+            chain.append(origin)
+        }
+        return chain
+    }
+
+    /// Whether a scope's own code is asked to decide a route before its scope rules: its
+    /// scene ``SceneDeclaration/decides``, and something backs the instance to ask (an
+    /// in-process behaviour or a process; a virtual instance has no code).
+    package static func asksScene(decides: Bool, backed: Bool) -> Bool {
+        decides && backed
+    }
+
+    /// What a scope whose code was asked does with `route`: the code's decision; with none
+    /// (it left it to the rules, answered nothing in time, or nothing that is a decision),
+    /// what its scope rules say.
+    package static func scopeAction<R: Route>(for route: R, decided: ScopeAction?, in scope: [ScopeRule<R>]) -> ScopeAction {
+        decided ?? scopeAction(for: route, in: scope)
+    }
 
     /// What the asking instance's scope does with `route`: the first rule whose `when`
     /// matches decides; with no match the route passes to the registry.

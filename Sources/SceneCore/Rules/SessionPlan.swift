@@ -14,6 +14,18 @@ package struct SessionPlan<R: Route>: Sendable {
     package let closing: [InstanceID]
     /// The saved instances to open, in order.
     package let opening: [InstanceSnapshot<R>]
+    /// The saved focus order, least recent first.
+    package let focusOrder: [InstanceID]
+
+    /// How a saved instance opens, once those before it in ``opening`` did.
+    package enum Opening: Hashable, Sendable {
+        /// By the usual rules, as an open of its scene and value.
+        case open
+        /// Pushed from `from`, the new instance of the window it was pushed from.
+        case push(from: InstanceID)
+        /// Not at all: the window it was pushed from did not open, so it has no place.
+        case skip
+    }
 
     /// The plan of loading `session` over what `book` has open.
     package init(loading session: RegistrySnapshot<R>, over book: RegistryBook) {
@@ -26,5 +38,27 @@ package struct SessionPlan<R: Route>: Sendable {
                     < (second.element.pushedFrom == nil ? 0 : 1, graph.depth(of: second.element.id.scene), second.offset)
             }
             .map(\.element)
+        focusOrder = session.focusOrder
+    }
+
+    /// How `item` opens, given the new ids of the saved instances opened so far (`renamed`).
+    package func opening(_ item: InstanceSnapshot<R>, renamed: [InstanceID: InstanceID]) -> Opening {
+        guard let parent = item.pushedFrom else { return .open }
+        guard let from = renamed[parent] else { return .skip }
+        return .push(from: from)
+    }
+
+    /// The new instances in the saved focus order, least recent first: each is focused in
+    /// turn (a window covered by a pushed one gives focus to the window over it).
+    package func focusOrder(renamed: [InstanceID: InstanceID]) -> [InstanceID] {
+        focusOrder.compactMap { renamed[$0] }
+    }
+}
+
+extension InstanceSnapshot {
+    /// The path it opens with again (a session load, a reopen): its saved path when that is
+    /// still valid; nil (the empty path) when the route type's rules changed since.
+    package var savedPlan: FlowPlan<R>? {
+        try? FlowPlan(validating: flow.path)
     }
 }
