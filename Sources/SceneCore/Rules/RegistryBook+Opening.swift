@@ -45,13 +45,15 @@ extension RegistryBook {
     /// open one, or open a new one (replacing the open immersive space under `replace`);
     /// changes nothing. Refused as ``resolveOpen(_:value:)`` refuses.
     package func openAction(_ scene: String, value: JSONValue?) -> Result<OpenAction, RegistryRejection> {
-        resolveOpen(scene, value: value).map { resolution in
-            switch resolution {
-            case .existing(let id):
-                return records[id]?.phase == .opening ? .join(id) : .focus(id)
-            case .new(let id, let replacing):
-                return .open(id, replacing: replacing.map { Replacement($0, takesDependents: $0.scene != scene) })
-            }
+        switch resolveOpen(scene, value: value) {
+        case .failure(let rejection):
+            return .failure(rejection)
+        case .success(.existing(let id)):
+            return .success(records[id]?.phase == .opening ? .join(id) : .focus(id))
+        case .success(.new(let id, nil)):
+            return .success(.open(id, replacing: nil))
+        case .success(.new(let id, let replacing?)):
+            return .success(.open(id, replacing: Replacement(replacing, takesDependents: replacing.scene != scene)))
         }
     }
 
