@@ -1,3 +1,4 @@
+public import SceneJSON
 public import SceneWire
 
 /// Why a call through a ``SceneConnection`` failed.
@@ -24,7 +25,7 @@ public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The remote error's `data.reason`, when the coordinator refused the request.
-    public var reason: String? {
+    public var reason: ReasonCode? {
         if case .remote(let error) = self { return error.reason }
         return nil
     }

@@ -229,7 +229,7 @@ struct ConnectionActions<R: Route>: SceneActions {
         switch error {
         case .remote(let error): return error
         case .invalidResponse(let detail): return .sceneFailed(detail)
-        default: return .domain(reason: "not_connected", message: error.description)
+        default: return .domain(reason: .notConnected, message: error.description)
         }
     }
 

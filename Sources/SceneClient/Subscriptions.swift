@@ -300,7 +300,7 @@ public final class ResumingSubscription: Sendable {
                     origin = result.origin ?? origin
                     received = await drain(stream, after: received, answered: result.seq)
                     wait = retry
-                case .failure(let error) where error.reason == WireReason.historyGone:
+                case .failure(let error) where error.reason == .historyGone:
                     var oldest: UInt64 = 0
                     if case .remote(let wire) = error { oldest = wire.data["oldest"]?.intValue.flatMap(UInt64.init(exactly:)) ?? 0 }
                     // The refused request subscribed nothing: `stream` carries the fresh one.

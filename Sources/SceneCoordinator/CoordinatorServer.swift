@@ -107,7 +107,7 @@ final class CoordinatorServer: ListenerHandler {
         guard sessions.count < configuration.maximumConnections else {
             Log.warn("refused a connection: \(configuration.maximumConnections) connections already")
             let error = WireError.domain(
-                reason: WireReason.tooManyConnections,
+                reason: .tooManyConnections,
                 message: "the coordinator serves at most \(configuration.maximumConnections) connections")
             connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
             connection.closeAfterFlush(.local("too many connections"))

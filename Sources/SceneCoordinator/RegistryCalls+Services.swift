@@ -53,7 +53,7 @@ struct LoadSession: RegistryCall {
                 session = try JSONValue.encoded(snapshot).decoded(as: RegistrySnapshot<R>.self)
             } catch {
                 return .refused(.domain(
-                    reason: WireReason.invalidSession, message: "the session does not fit this app's routes: \(error)",
+                    reason: .invalidSession, message: "the session does not fit this app's routes: \(error)",
                     data: ["detail": .string("\(error)")]))
             }
         }

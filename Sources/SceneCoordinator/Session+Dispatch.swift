@@ -147,7 +147,7 @@ extension Session {
 
     private func hello(id: JSONValue, params: JSONValue?) {
         guard case .awaitingHello = life else {
-            reply(id, error: .invalidRequest("hello was already answered", reason: WireReason.alreadyInitialized))
+            reply(id, error: .invalidRequest("hello was already answered", reason: .alreadyInitialized))
             return
         }
         let hello: HelloParams
@@ -159,7 +159,7 @@ extension Session {
         }
         guard hello.protocol.contains(WireProtocol.current) else {
             reply(id, error: .domain(
-                reason: WireReason.unsupportedProtocol,
+                reason: .unsupportedProtocol,
                 message: "no common protocol version: the server speaks \(WireProtocol.versions), the client \(hello.protocol)",
                 data: ["supported": .array(WireProtocol.versions.map { .integer($0) })]))
             connection.closeAfterFlush(.local("no common protocol version"))
@@ -167,7 +167,7 @@ extension Session {
         }
         guard let role = WireRole(rawValue: hello.role) else {
             reply(id, error: .domain(
-                reason: WireReason.unsupportedRole,
+                reason: .unsupportedRole,
                 message: "role \"\(hello.role)\" is not served (expected \"control\" or \"scene\")"))
             return
         }

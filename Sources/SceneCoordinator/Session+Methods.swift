@@ -102,7 +102,7 @@ extension Session {
             return
         }
         let notConnected = WireError.domain(
-            reason: WireReason.notConnected, message: "\(target) has no process or behaviour to restart",
+            reason: .notConnected, message: "\(target) has no process or behaviour to restart",
             data: ["instance": .string(target.description)])
         switch server.registry.hosting(of: target) {
         case .process?:

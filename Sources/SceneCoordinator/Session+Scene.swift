@@ -50,7 +50,7 @@ extension Session {
         guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
             server.sceneHelloRefused(connection)
             Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing")
-            reply(id, error: .domain(reason: WireReason.badToken, message: "the token is not one this coordinator gave out, or it was used already"))
+            reply(id, error: .domain(reason: .badToken, message: "the token is not one this coordinator gave out, or it was used already"))
             become(.refusing)
             connection.closeAfterFlush(.local("bad scene token"))
             return
@@ -126,7 +126,7 @@ extension Session {
     }
 
     private func forbidden(_ method: String, _ message: String) -> WireError {
-        .domain(reason: WireReason.forbidden, message: message, data: ["method": .string(method)])
+        .domain(reason: .forbidden, message: message, data: ["method": .string(method)])
     }
 
     // MARK: Requests to the scene
@@ -158,7 +158,7 @@ extension Session {
             timer = connection.loop.scheduleOnLoop(after: timeout) { [weak self] in
                 guard let call = self?.outbound.removeValue(forKey: number) else { return }
                 call.resolve(.failure(.domain(
-                    reason: WireReason.callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
+                    reason: .callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
                     data: ["instance": .string(instance), "method": .string(method)])))
             }
         }
@@ -185,7 +185,7 @@ extension Session {
 
     private var notConnected: WireError {
         let instance = self.instance?.description ?? name
-        return .domain(reason: WireReason.notConnected, message: "\(instance) has no connected process", data: ["instance": .string(instance)])
+        return .domain(reason: .notConnected, message: "\(instance) has no connected process", data: ["instance": .string(instance)])
     }
 
     /// Answers every request still waiting with `not_connected`.
@@ -271,7 +271,7 @@ extension Session {
             // Not connected, or not open at all: the registry knows which.
             let open = server.registry.isOpen(target)
             let error: WireError = open
-                ? .domain(reason: WireReason.notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
+                ? .domain(reason: .notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
                 : .domain(RegistryRejection.instanceNotOpen(target))
             complete(id, .failure(error))
             return

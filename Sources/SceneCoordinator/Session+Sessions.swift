@@ -21,7 +21,7 @@ extension Session {
     private var sessionFolder: Result<String, WireError> {
         guard let state = server.configuration.stateFile else {
             return .failure(.domain(
-                reason: WireReason.noStateFile,
+                reason: .noStateFile,
                 message: "sessions are kept beside the state file; this coordinator serves without one (--state FILE)"))
         }
         return .success(state + ".sessions")
@@ -36,7 +36,7 @@ extension Session {
     }
 
     private func unknownSession(_ name: String) -> WireError {
-        .domain(reason: WireReason.unknownSession, message: "no session \"\(name)\" is saved", data: ["name": .string(name)])
+        .domain(reason: .unknownSession, message: "no session \"\(name)\" is saved", data: ["name": .string(name)])
     }
 
     /// `session.list`, in its turn among the connection's queued requests: the saved
@@ -120,20 +120,20 @@ extension Session {
         guard lstat(file, &info) == 0 else { throw unknownSession(request.name) }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= 16 << 20, let data = FileManager.default.contents(atPath: file) else {
             throw .domain(
-                reason: WireReason.invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
+                reason: .invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
                 data: ["detail": .string("not a regular file of at most 16 MiB")])
         }
         let saved: SavedSession
         do {
             saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
         } catch {
-            throw .domain(reason: WireReason.invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
+            throw .domain(reason: .invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
         }
         guard saved.format == "scene-coordinator-session", saved.version == 1,
             saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == server.registry.app
         else {
             throw .domain(
-                reason: WireReason.invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
+                reason: .invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
                 data: ["detail": .string("another app or format")])
         }
         return LoadSession(snapshot: saved.snapshot, force: request.force ?? false)

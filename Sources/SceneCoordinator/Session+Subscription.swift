@@ -32,7 +32,7 @@ extension Session {
         var missed: [EventHistory.Entry] = []
         if let origin = request.origin, request.since != nil, origin != server.origin {
             reply(id, error: .domain(
-                reason: WireReason.historyGone,
+                reason: .historyGone,
                 message: "these events are numbered afresh (origin \(server.origin)), not in the line of origin \(origin)",
                 data: ["oldest": .integer(Int(server.oldestKept(through: current))), "last": .integer(Int(current))]))
             return
@@ -46,7 +46,7 @@ extension Session {
                     ? "event \(since) was never emitted here: the last is \(current) (the coordinator started afresh?)"
                     : "events after \(since) are no longer kept: the oldest kept is \(oldest)"
                 reply(id, error: .domain(
-                    reason: WireReason.historyGone, message: message,
+                    reason: .historyGone, message: message,
                     data: ["oldest": .integer(Int(oldest)), "last": .integer(Int(current))]))
                 return
             }

@@ -196,7 +196,7 @@ final class Session: FrameHandler {
         unsubscribe()
         behindWait = nil
         releaseAnswers(through: .max)
-        let error = WireError.domain(reason: WireReason.shuttingDown, message: "the coordinator is shutting down")
+        let error = WireError.domain(reason: .shuttingDown, message: "the coordinator is shutting down")
         for id in unanswered { reply(id, error: error) }
         unanswered.removeAll()
         connection.closeAfterFlush(.local("coordinator shutting down"))

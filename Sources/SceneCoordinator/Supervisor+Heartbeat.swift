@@ -28,7 +28,7 @@ extension Supervisor {
             guard self.isCurrent(entry) else { return }
             // The connection's own end is no answer from the scene.
             let closed: Bool
-            if case .failure(let error) = answer { closed = error.reason == WireReason.notConnected } else { closed = false }
+            if case .failure(let error) = answer { closed = error.reason == .notConnected } else { closed = false }
             if !closed { entry.lastAnswer = self.now }
             entry.slot.pingAnswered(generation: generation)
         }

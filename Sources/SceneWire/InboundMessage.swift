@@ -30,7 +30,7 @@ public enum InboundMessage: Hashable, Sendable {
         case .failure(.parse(let error)):
             return .invalid(id: .null, error: .parse(error.description))
         case .failure(.batch):
-            return .invalid(id: .null, error: .invalidRequest("batches are not supported in protocol v1", reason: WireReason.batchNotSupported))
+            return .invalid(id: .null, error: .invalidRequest("batches are not supported in protocol v1", reason: .batchNotSupported))
         case .failure(.notAnObject):
             return .invalid(id: .null, error: .invalidRequest("a message must be a JSON object"))
         }

@@ -174,7 +174,7 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     public static func refusal(method: String, timeout: Double?) -> WireError? {
         if isReserved(method) {
             return .domain(
-                reason: WireReason.reservedMethod,
+                reason: .reservedMethod,
                 message: "\(method): names that begin with scene. or flow. are the coordinator's own",
                 data: ["method": .string(method)])
         }

@@ -19,9 +19,9 @@ extension SceneError {
     }
 
     /// -32600: the message is JSON but not a valid request.
-    public static func invalidRequest(_ detail: String, reason: String? = nil) -> WireError {
+    public static func invalidRequest(_ detail: String, reason: ReasonCode? = nil) -> WireError {
         var data: [String: JSONValue] = ["detail": .string(detail)]
-        if let reason { data["reason"] = .string(reason) }
+        if let reason { data["reason"] = .string(reason.rawValue) }
         return WireError(code: WireCode.invalidRequest, message: "Invalid Request", data: data)
     }
 
@@ -29,8 +29,8 @@ extension SceneError {
     /// `frame_too_large`) and what is wrong as `detail`; the connection is then closed.
     public static func framing(_ error: FramingError) -> WireError {
         switch error {
-        case .emptyFrame: return invalidRequest(error.description, reason: WireReason.emptyFrame)
-        case .frameTooLarge: return invalidRequest(error.description, reason: WireReason.frameTooLarge)
+        case .emptyFrame: return invalidRequest(error.description, reason: .emptyFrame)
+        case .frameTooLarge: return invalidRequest(error.description, reason: .frameTooLarge)
         }
     }
 
@@ -75,47 +75,40 @@ public enum WireCode {
     public static let domain = -32000
 }
 
-/// Reasons the wire itself owns (every other reason comes from the module owning its rule).
-public enum WireReason {
+/// The reasons the wire itself owns (every other reason comes from the module that owns its
+/// rule: ``ReasonCode/closeVetoed`` and the registry's, in SceneCore).
+extension ReasonCode {
     /// -32600: a frame announced a length of 0; the connection is then closed.
-    public static let emptyFrame = "empty_frame"
+    public static let emptyFrame: ReasonCode = "empty_frame"
     /// -32600: a frame announced more than the maximum length; the connection is then
     /// closed.
-    public static let frameTooLarge = "frame_too_large"
+    public static let frameTooLarge: ReasonCode = "frame_too_large"
     /// -32600: a top-level array; none of its elements is executed.
-    public static let batchNotSupported = "batch_not_supported"
+    public static let batchNotSupported: ReasonCode = "batch_not_supported"
     /// `hello` with no version in common (`data.supported`); the connection is then closed.
-    public static let unsupportedProtocol = "unsupported_protocol"
+    public static let unsupportedProtocol: ReasonCode = "unsupported_protocol"
     /// -32600: `hello` after a successful `hello`; the connection stays initialised.
-    public static let alreadyInitialized = "already_initialized"
+    public static let alreadyInitialized: ReasonCode = "already_initialized"
     /// A scene connection called a method it may not, or acted for another instance
     /// (`data.method`).
-    public static let forbidden = "forbidden"
+    public static let forbidden: ReasonCode = "forbidden"
     /// A connection over the maximum; answered with `id` null, then closed.
-    public static let tooManyConnections = "too_many_connections"
+    public static let tooManyConnections: ReasonCode = "too_many_connections"
     /// `hello` with a role that is neither `control` nor `scene`; the client may say
     /// `hello` again.
-    public static let unsupportedRole = "unsupported_role"
+    public static let unsupportedRole: ReasonCode = "unsupported_role"
     /// A request still waiting for the registry when the coordinator stopped.
-    public static let shuttingDown = "shutting_down"
+    public static let shuttingDown: ReasonCode = "shutting_down"
     /// `hello` as a scene with a token that is missing, never given out, or spent; the
     /// connection is then closed.
-    public static let badToken = "bad_token"
-    /// A call or notification to an open instance with nothing answering for it
-    /// (`data.instance`): a virtual scene, or one being restarted.
-    public static let notConnected = "not_connected"
-    /// The target of a relayed `scene.call` did not answer in time (`data.instance`,
-    /// `data.method`).
-    public static let callTimeout = "call_timeout"
-    /// A relay of a method whose name begins with `scene.` or `flow.` (`data.method`).
-    public static let reservedMethod = "reserved_method"
+    public static let badToken: ReasonCode = "bad_token"
     /// `subscribe` with a `since` older than the oldest event kept (`data.oldest`), or
     /// newer than the last one emitted (a coordinator that started afresh).
-    public static let historyGone = "history_gone"
+    public static let historyGone: ReasonCode = "history_gone"
     /// `session.*` on a coordinator serving without a state file (sessions live beside it).
-    public static let noStateFile = "no_state_file"
+    public static let noStateFile: ReasonCode = "no_state_file"
     /// `session.load` or `session.delete` of a name with no saved session (`data.name`).
-    public static let unknownSession = "unknown_session"
+    public static let unknownSession: ReasonCode = "unknown_session"
     /// `session.load` of a file that is not a session of this app (`data.detail`).
-    public static let invalidSession = "invalid_session"
+    public static let invalidSession: ReasonCode = "invalid_session"
 }

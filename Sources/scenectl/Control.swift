@@ -62,7 +62,7 @@ enum Control {
         case .remote(let remote):
             wire = remote
             code = remote.code == -32602 || remote.code == -32601 ? .usage : .failure
-            lines = ["\(command) refused: \(remote.reason ?? "error \(remote.code)"): \(remote.message)"]
+            lines = ["\(command) refused: \(remote.reason?.rawValue ?? "error \(remote.code)"): \(remote.message)"]
             for (key, value) in remote.data.sorted(by: { $0.key < $1.key }) where key != "reason" {
                 lines.append("  \(key): \(value.stringValue ?? value.description)")
             }

@@ -18,7 +18,7 @@ enum ControlText {
             if key == "instance", let object = value.objectValue, let id = object["id"]?.stringValue {
                 parts.append("instance=\(id)")
             } else if key == "error", let error = WireError(json: value) {
-                parts.append("reason=\(error.reason ?? "\(error.code)")")
+                parts.append("reason=\(error.reason?.rawValue ?? "\(error.code)")")
             } else {
                 parts.append("\(key)=\(value.stringValue ?? value.description)")
             }

@@ -31,7 +31,7 @@ struct ClientEndToEndTests {
                 try await client.open("theatre", value: "x")
                 Issue.record("a second immersive space must be refused")
             } catch let error as ClientError {
-                #expect(error.reason == "immersive_space_busy")
+                #expect(error.reason == .immersiveSpaceBusy)
                 if case .remote(let wire) = error { #expect(wire.code == -32000) }
             }
             let pushed = try await client.push("notes", from: "main-1")
@@ -43,7 +43,7 @@ struct ClientEndToEndTests {
                 Issue.record("popping too deep must be refused")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "insufficient_depth")
+                #expect(wire.reason == .insufficientDepth)
                 #expect(wire.data["requested"] == 5)
                 #expect(wire.data["available"] == 1)
             }
@@ -73,14 +73,14 @@ struct ClientEndToEndTests {
                 try await client.openLink("demo://demo.example/nowhere")
                 Issue.record("an unmatched link is an error")
             } catch let error as ClientError {
-                #expect(error.reason == "link_unhandled")
+                #expect(error.reason == .linkUnhandled)
             }
             do {
                 try await client.openLink("https://evil.example/viewer/1")
                 Issue.record("a foreign link is an error")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "link_rejected")
+                #expect(wire.reason == .linkRejected)
                 #expect(wire.data["detail"] == "host_not_allowed")
             #expect(wire.data["subject"] == "evil.example")
             }
@@ -101,7 +101,7 @@ struct ClientEndToEndTests {
                 Issue.record("the transaction must fail")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "route_not_found")
+                #expect(wire.reason == .routeNotFound)
                 #expect(wire.data["index"] == 2)
             }
             #expect(try await client.state().instances.first?.path == [.push("a"), .sheet("s")])
@@ -206,7 +206,7 @@ struct SubscriptionEdgeTests {
                 _ = try await SceneConnection.connect(path: server.path, client: "x", role: .scene)
                 Issue.record("a scene hello without a token must be refused")
             } catch let error as ClientError {
-                #expect(error.reason == "bad_token")
+                #expect(error.reason == .badToken)
             }
             #expect(await eventually { await server.coordinator.connectionCount() == 0 })
         }
@@ -222,7 +222,7 @@ struct SubscriptionEdgeTests {
                 try await client.send(.pop, to: "notes-9")
                 Issue.record("the request must be refused")
             } catch let error as ClientError {
-                #expect(error.reason == "not_open")
+                #expect(error.reason == .notOpen)
             }
             var iterator = events.makeAsyncIterator()
             let event = await iterator.next()

@@ -103,7 +103,7 @@ struct InProcessSceneTests {
             // Unsaved edits veto an interactive close, either way.
             for id in [inProcess, process] {
                 _ = try await harness.control.callScene(.instance(id), method: "edit")
-                #expect(await refusal { _ = try await harness.control.dismiss(instance: id, force: false) } == "close_vetoed")
+                #expect(await refusal { _ = try await harness.control.dismiss(instance: id, force: false) } == .closeVetoed)
                 _ = try await harness.control.callScene(.instance(id), method: "save")
                 _ = try await harness.control.dismiss(instance: id, force: false)
             }
@@ -127,8 +127,8 @@ struct InProcessSceneTests {
             let hung = await clock.advancing(by: .seconds(1)) {
                 await refusal { _ = try await control.callScene(.scene("odd"), method: "hang", timeout: 1) }
             }
-            #expect(hung == "call_timeout")
-            #expect(await refusal { _ = try await harness.control.callScene(.instance("odd-9"), method: "jam") } == "not_open")
+            #expect(hung == .callTimeout)
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("odd-9"), method: "jam") } == .notOpen)
         }
     }
 
@@ -181,7 +181,7 @@ struct EmbeddedCoordinatorTests {
             let plain = try await control.open("plain").instance.id
             try await control.notifyScene(.scene("listener"), method: "ding")
             #expect(await eventually { heard.withLock { $0 }.contains("notify ding") })
-            #expect(await refusal { _ = try await control.dismiss(instance: plain, force: false) } == "close_vetoed")
+            #expect(await refusal { _ = try await control.dismiss(instance: plain, force: false) } == .closeVetoed)
             await coordinator.shutdown()
             #expect(heard.withLock { $0 }.suffix(2) == ["close force=true", "stop"])
             }

@@ -41,7 +41,7 @@ struct PresentWireTests {
             }
             defer { puppet.scene.close() }
             _ = try await control.dismiss(instance: "virtual-1")
-            #expect(await refusal { _ = try await presenting.value } == "parent_dismissed")
+            #expect(await refusal { _ = try await presenting.value } == .parentDismissed)
             #expect(await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(puppet.id) }?.params["reason"] == "parent_dismissed")
             #expect(told.withLock { $0 })
         }
@@ -51,11 +51,11 @@ struct PresentWireTests {
     func finishRefusals() async throws {
         try await withProcesses { harness in
             _ = try await harness.control.open("virtual")
-            #expect(await refusal { try await harness.control.finish("virtual-1", result: 1) } == "not_presented")
+            #expect(await refusal { try await harness.control.finish("virtual-1", result: 1) } == .notPresented)
             let puppet = try await harness.puppet()
             defer { puppet.scene.close() }
-            #expect(await refusal { try await puppet.scene.finish("virtual-1", result: 1) } == "forbidden")
-            #expect(await refusal { try await puppet.scene.finish(result: 1) } == "not_presented")
+            #expect(await refusal { try await puppet.scene.finish("virtual-1", result: 1) } == .forbidden)
+            #expect(await refusal { try await puppet.scene.finish(result: 1) } == .notPresented)
         }
     }
 }

@@ -164,7 +164,7 @@ func withProcesses<T>(
 }
 
 /// The reason of a refused call.
-func refusal(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+func refusal(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> ReasonCode? {
     do {
         try await body()
         Issue.record("expected a refusal", sourceLocation: sourceLocation)

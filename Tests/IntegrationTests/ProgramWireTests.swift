@@ -30,7 +30,7 @@ struct ProgramWireTests {
                 Issue.record("the program must fail at step 1")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "unknown_scene")
+                #expect(wire.reason == .unknownScene)
                 #expect(wire.data["step"] == 1)
                 #expect(wire.data["results"]?.arrayValue?.count == 1)
             }

@@ -21,7 +21,7 @@ struct RequirementWireTests {
             }
             let dependent = try await harness.control.open("needy").instance.id
             _ = try await harness.control.callScene(.instance(dependent), method: "edit")  // unsaved: it refuses to close
-            #expect(await refusal { _ = try await puppet.scene.dismiss(instance: puppet.id) } == "close_vetoed")
+            #expect(await refusal { _ = try await puppet.scene.dismiss(instance: puppet.id) } == .closeVetoed)
             #expect(!asked.withLock { $0 }.contains("scene.close"))
             #expect(try await harness.instance(dependent)?.phase == "active")
             let gone = try await puppet.scene.dismiss(instance: puppet.id, force: true)

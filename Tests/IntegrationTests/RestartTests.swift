@@ -43,7 +43,7 @@ struct RestartTests {
             #expect(heard.all == ["start", "stop", "start"])
             #expect(try await harness.control.callScene(.instance(id), method: "ping") == ["pong": true])
             let virtual = try await harness.control.open("virtual").instance.id
-            #expect(await refusal { _ = try await harness.control.restart(virtual) } == "not_connected")
+            #expect(await refusal { _ = try await harness.control.restart(virtual) } == .notConnected)
         }
     }
 }

@@ -89,7 +89,7 @@ struct SceneProcessTests {
         try await withProcesses { harness in
             let id = try await harness.control.open(scene).instance.id
             _ = try await harness.control.callScene(.instance(id), method: "edit")
-            #expect(await refusal { try await harness.control.dismiss(instance: id) } == "close_vetoed")
+            #expect(await refusal { try await harness.control.dismiss(instance: id) } == .closeVetoed)
             #expect(try await harness.instance(id)?.phase == "active")
             let (dismissed, vetoed) = try await harness.control.dismiss(scene: scene)
             #expect(dismissed.isEmpty && vetoed == [id])
@@ -127,7 +127,7 @@ struct SceneProcessTests {
             // Asked after the advance, on the same loop: still opening, not timed out.
             #expect(try await harness.instance("mute-1")?.phase == "opening")
             await clock.advance(by: .milliseconds(1))
-            #expect(await refusal { _ = try await opening.value } == "launch_timeout")
+            #expect(await refusal { _ = try await opening.value } == .launchTimeout)
             let pid = try #require(harness.pid(of: "mute-1"))
             #expect(await eventually { kill(pid, 0) != 0 })
             #expect(try await harness.instance("mute-1") == nil)
@@ -142,7 +142,7 @@ struct SceneProcessTests {
                 Issue.record("the open must fail")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "launch_failed")
+                #expect(wire.reason == .launchFailed)
                 #expect(wire.data["detail"]?.stringValue?.contains("No such file or directory") == true)
             }
         }
@@ -157,7 +157,7 @@ struct SceneProcessTests {
             for token in [spent, String(repeating: "0", count: 32), ""] {
                 #expect(await refusal {
                     _ = try await SceneConnection.connect(path: harness.path, client: "intruder", role: .scene, token: token, timeout: 10)
-                } == "bad_token")
+                } == .badToken)
             }
             try await puppet.scene.ping()
         }
@@ -175,13 +175,13 @@ struct SceneProcessTests {
             #expect(try await scene.send(.push("b"), to: puppet.id).path.count == 2)
             #expect(try await scene.reportPhase("inactive").phase == "inactive")
             // Anything else is forbidden.
-            #expect(await refusal { try await scene.send(.push("x"), to: "virtual-1") } == "forbidden")
-            #expect(await refusal { try await scene.route(["screen": "x"], from: "virtual-1") } == "forbidden")
-            #expect(await refusal { try await scene.dismiss(instance: "virtual-1") } == "forbidden")
-            #expect(await refusal { try await scene.dismiss(scene: "virtual") } == "forbidden")
-            #expect(await refusal { try await scene.focus("virtual-1") } == "forbidden")
-            #expect(await refusal { try await scene.setAuthenticated(true) } == "forbidden")
-            #expect(await refusal { try await scene.shutdownCoordinator() } == "forbidden")
+            #expect(await refusal { try await scene.send(.push("x"), to: "virtual-1") } == .forbidden)
+            #expect(await refusal { try await scene.route(["screen": "x"], from: "virtual-1") } == .forbidden)
+            #expect(await refusal { try await scene.dismiss(instance: "virtual-1") } == .forbidden)
+            #expect(await refusal { try await scene.dismiss(scene: "virtual") } == .forbidden)
+            #expect(await refusal { try await scene.focus("virtual-1") } == .forbidden)
+            #expect(await refusal { try await scene.setAuthenticated(true) } == .forbidden)
+            #expect(await refusal { try await scene.shutdownCoordinator() } == .forbidden)
             // A relayed call comes from its own instance: another one, or null, is refused.
             for from: JSONValue in ["virtual-1", nil] {
                 #expect(await refusal {
@@ -232,16 +232,16 @@ struct SceneProcessTests {
                 return .success([:])
             }
             defer { puppet.scene.close() }
-            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "scene.close") } == "reserved_method")
-            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "flow.send") } == "reserved_method")
-            #expect(await refusal { _ = try await harness.control.callScene(.instance("virtual-1"), method: "title") } == "not_connected")
-            #expect(await refusal { _ = try await harness.control.callScene(.instance("py-9"), method: "title") } == "not_open")
-            #expect(await refusal { _ = try await harness.control.callScene(.scene("py"), method: "title") } == "not_open")
+            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "scene.close") } == .reservedMethod)
+            #expect(await refusal { _ = try await harness.control.callScene(.instance(puppet.id), method: "flow.send") } == .reservedMethod)
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("virtual-1"), method: "title") } == .notConnected)
+            #expect(await refusal { _ = try await harness.control.callScene(.instance("py-9"), method: "title") } == .notOpen)
+            #expect(await refusal { _ = try await harness.control.callScene(.scene("py"), method: "title") } == .notOpen)
             let control = harness.control
             let stalled = await clock.advancing(by: .seconds(10)) {
                 await refusal { _ = try await control.callScene(.instance(puppet.id), method: "stall") }
             }
-            #expect(stalled == "call_timeout")
+            #expect(stalled == .callTimeout)
             // A notification is delivered without an answer.
             try await harness.control.notifyScene(.instance(puppet.id), method: "stall")
             // A timeout beyond an hour is refused before anything is relayed.

@@ -69,9 +69,9 @@ struct ServiceWireTests {
     func failedActivation() async throws {
         try await withProcesses(extra: services()) { harness in
             let failed = await remote { _ = try await harness.control.callScene(.scene("gone"), method: "title") }
-            #expect(failed?.reason == "launch_failed")
+            #expect(failed?.reason == .launchFailed)
             let closed = await remote { _ = try await harness.control.callScene(.scene("py"), method: "title") }
-            #expect(closed?.reason == "not_open")
+            #expect(closed?.reason == .notOpen)
             let instances = try await harness.control.state().instances
             #expect(instances.filter { $0.scene == "py" || $0.scene == "gone" }.isEmpty)
         }
@@ -110,11 +110,11 @@ struct ServiceWireTests {
             let watchdog = deadline(closing: listener)
             defer { watchdog.cancel() }
             try await scene.emit("saved", payload: ["title": "Draft"])
-            #expect(await remote { try await scene.emit("printed") }?.reason == "unknown_signal")
+            #expect(await remote { try await scene.emit("printed") }?.reason == .unknownSignal)
             let broken = await remote { try await scene.emit("saved", payload: ["title": 3]) }
             #expect(broken?.code == -32602)
             #expect(broken?.data["path"] == "payload.title")
-            #expect(await remote { try await scene.emit("saved", payload: ["title": "x"], instance: "pysvc-9") }?.reason == "forbidden")
+            #expect(await remote { try await scene.emit("saved", payload: ["title": "x"], instance: "pysvc-9") }?.reason == .forbidden)
             var iterator = events.makeAsyncIterator()
             let signal = try #require(await iterator.next()?.signal)
             #expect(signal.instance == id && signal.scene == "ipuppet" && signal.signal == "saved")
@@ -142,7 +142,7 @@ struct ServiceWireTests {
             #expect(described.kind == "window" && described.instances == "multiple" && described.max == nil && described.activatable)
             let plain = try await harness.control.describe("virtual")
             #expect(plain.interface == .null && plain.instances == "single" && plain.max == 1 && !plain.activatable)
-            #expect(await remote { _ = try await harness.control.describe("nowhere") }?.reason == "unknown_scene")
+            #expect(await remote { _ = try await harness.control.describe("nowhere") }?.reason == .unknownScene)
         }
     }
 }

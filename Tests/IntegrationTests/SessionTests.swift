@@ -38,8 +38,8 @@ struct SessionTests {
             #expect(try await client.sessions() == ["work"])
             try await client.deleteSession("work")
             #expect(try await client.sessions().isEmpty)
-            #expect(await refusal { try await client.deleteSession("work") } == "unknown_session")
-            #expect(await refusal { _ = try await client.loadSession("work") } == "unknown_session")
+            #expect(await refusal { try await client.deleteSession("work") } == .unknownSession)
+            #expect(await refusal { _ = try await client.loadSession("work") } == .unknownSession)
             do {
                 try await client.saveSession("no/slash")
                 Issue.record("a name with a slash was saved")
@@ -56,7 +56,7 @@ struct SessionTests {
             try await harness.control.saveSession("empty")
             let id = try await harness.control.open("py").instance.id
             _ = try await harness.control.callScene(.instance(id), method: "edit")  // unsaved: it refuses to close
-            #expect(await refusal { _ = try await harness.control.loadSession("empty") } == "close_vetoed")
+            #expect(await refusal { _ = try await harness.control.loadSession("empty") } == .closeVetoed)
             #expect(try await harness.instance(id)?.phase == "active")
             #expect(try await harness.control.loadSession("empty", force: true).isEmpty)
             #expect(try await harness.instance(id) == nil)

@@ -57,7 +57,7 @@ extension SubscriptionTests {
                 Issue.record("a since from another run was served")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "history_gone")
+                #expect(wire.reason == .historyGone)
                 #expect(wire.data["last"] == 0)
             }
             // Its numbers have reached the since: only the origin tells the runs apart.
@@ -67,7 +67,7 @@ extension SubscriptionTests {
                 _ = try await client.subscribe(EventFilter(), since: 1, origin: "a-previous-run")
                 Issue.record("a since numbered by another run was served")
             } catch let error as ClientError {
-                #expect(error.reason == "history_gone")
+                #expect(error.reason == .historyGone)
             }
         }
     }

@@ -149,7 +149,7 @@ struct SubscriptionTests {
                 Issue.record("a since older than the history was served")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
-                #expect(wire.reason == "history_gone")
+                #expect(wire.reason == .historyGone)
                 #expect(wire.data["oldest"] == .integer(Int(current - 4)))
                 #expect(wire.data["last"] == .integer(Int(current)))
             }
@@ -157,7 +157,7 @@ struct SubscriptionTests {
                 _ = try await listener.subscribe(EventFilter(), since: current + 3)
                 Issue.record("a since from the future was served")
             } catch let error as ClientError {
-                #expect(error.reason == "history_gone")
+                #expect(error.reason == .historyGone)
             }
             let (answered, events) = try await listener.subscribe(EventFilter(), since: current - 5)
             let watchdog = deadline(closing: listener)

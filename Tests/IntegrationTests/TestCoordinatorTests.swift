@@ -106,7 +106,7 @@ struct TestCoordinatorTests {
             let opening = Task { try await opener.open("mute") }
             try await coordinator.event("mute-1 spawned") { $0.type == "scene.spawned" && $0.params["instance"] == "mute-1" }
             await clock.advance(by: .seconds(1))
-            #expect(await refusal { _ = try await opening.value } == "launch_timeout")
+            #expect(await refusal { _ = try await opening.value } == .launchTimeout)
         }
     }
 }

@@ -77,7 +77,7 @@ struct LinkProgramTests {
             Issue.record("the link must be refused")
             return
         }
-        #expect(reason.code == "link_rejected")
+        #expect(reason.reason == .linkRejected)
         #expect(reason.fields["detail"] == "link_refused")
     }
 }

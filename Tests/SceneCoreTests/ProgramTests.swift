@@ -49,7 +49,7 @@ struct ProgramTests {
         let events = RegistryEventRecorder(registry)
         let outcome = try await registry.run(program: [.link("demo://demo.example/theatre/opera"), .focus(.step(0))])
         #expect(outcome.failure?.step == 1)
-        #expect(outcome.failure?.reason.code == "not_open")
+        #expect(outcome.failure?.reason.reason == .notOpen)
         await events.receive(.linkPending(url: "demo://demo.example/theatre/opera"))
         await events.receive { if case .requestRejected("scene.focus", .notOpen) = $0 { true } else { false } }
         await events.finish()
@@ -73,7 +73,7 @@ struct ProgramTests {
     func badReference(program: [ProgramStep<JSONValue>]) async throws {
         let registry = try demoRegistry()
         let reason = await rejection { try await registry.run(program: program) }
-        #expect(reason?.code == "invalid_program")
+        #expect(reason?.reason == .invalidProgram)
         #expect(await registry.instance(id("main-1")) == nil)
     }
 }

@@ -60,7 +60,7 @@ struct RegistryLauncherRaceTests {
         try await launcher.waitForLaunch(id("notes-1"))
         #expect(await registry.focused != id("main-1"))
         launcher.release(id("notes-1"), succeed: false)
-        #expect(await rejection { try await push.value }?.code == "launch_failed")
+        #expect(await rejection { try await push.value }?.reason == .launchFailed)
         let info = try await registry.info(id("main-1"))
         #expect(info.phase == .active)
         #expect(info.focused)

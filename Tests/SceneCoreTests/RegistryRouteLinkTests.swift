@@ -105,7 +105,7 @@ struct RegistryRouteTests {
         _ = try await registry.instance(id("globe-1"))?.send(.sheet("info"))
         let reason = await rejection { try await registry.route(["screen": "globe"], from: id("globe-1")) }
         #expect(reason == .flow(.pushBlockedByModalTail))
-        #expect(reason?.code == "push_blocked_by_modal_tail")
+        #expect(reason?.reason == .pushBlockedByModalTail)
     }
 
     @Test("a refused route that bubbles to an open instance changes nothing, focus included")

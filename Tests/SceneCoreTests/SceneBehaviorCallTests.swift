@@ -37,7 +37,7 @@ struct SceneBehaviorCallTests {
         #expect(own?.reason == "out_of_paper")
         let failed = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "boom"), to: .instance(a)) }
         #expect(failed?.code == -32000)
-        #expect(failed?.reason == "scene_failed")
+        #expect(failed?.reason == .sceneFailed)
         #expect(failed?.data["detail"] == "it broke")
         let missing = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "nope"), to: .instance(a)) }
         #expect(missing?.code == -32601)
@@ -51,19 +51,19 @@ struct SceneBehaviorCallTests {
         let a = try await registry.open("a").instance.id
         let plain = try await registry.open("plain").instance.id
         let gone = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(InstanceID("b-9")!)) }
-        #expect(gone?.reason == "not_open")
+        #expect(gone?.reason == .notOpen)
         let virtual = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(plain)) }
-        #expect(virtual?.reason == "not_connected")
+        #expect(virtual?.reason == .notConnected)
         let reserved = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "scene.x"), to: .instance(a)) }
-        #expect(reserved?.reason == "reserved_method")
+        #expect(reserved?.reason == .reservedMethod)
         let unknown = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .scene("nowhere")) }
-        #expect(unknown?.reason == "unknown_scene")
+        #expect(unknown?.reason == .unknownScene)
         let slow = await clock.advancing(by: .milliseconds(50)) {
             await callError { () throws(SceneError) in
                 try await registry.call(SceneCall(method: "hang"), to: .instance(a), timeout: .milliseconds(50))
             }
         }
-        #expect(slow?.reason == "call_timeout")
+        #expect(slow?.reason == .callTimeout)
         #expect(slow?.data["method"] == "hang")
     }
 

@@ -69,6 +69,6 @@ struct SceneBehaviorCloseTests {
             behaviors: ["a": { _ in NeverStops() }, "b": { _ in Recorder(heard: Heard()) }])
         _ = try await registry.open("a")
         await clock.advancing(by: .seconds(3)) { await registry.stopBehaviors() }
-        #expect(await rejection { try await registry.open("b") }?.code == "launch_failed")
+        #expect(await rejection { try await registry.open("b") }?.reason == .launchFailed)
     }
 }

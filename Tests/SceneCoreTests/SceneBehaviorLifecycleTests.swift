@@ -25,20 +25,20 @@ struct SceneBehaviorLifecycleTests {
     @Test("a behaviour whose start throws fails the open launch_failed, and the instance goes")
     func startFailure() async throws {
         let registry = try typedRegistry(behaviors: ["a": { _ in Broken() }, "b": { _ in Broken() }])
-        #expect(await rejection { try await registry.open("a") }?.code == "launch_failed")
+        #expect(await rejection { try await registry.open("a") }?.reason == .launchFailed)
         #expect(await registry.instance(InstanceID("a-1")!) == nil)
     }
 
     @Test("a behaviour that ends during its start fails the open launch_failed; one that does not start in time, launch_timeout")
     func startEndsOrTimesOut() async throws {
         let ending = try typedRegistry(behaviors: ["a": { _ in EndsWhileStarting() }, "b": { _ in Recorder(heard: Heard()) }])
-        #expect(await rejection { try await ending.open("a") }?.code == "launch_failed")
+        #expect(await rejection { try await ending.open("a") }?.reason == .launchFailed)
         let clock = LoopClock.manual()
         let slow = try typedRegistry(
             timeouts: SceneTimeouts(start: .seconds(10)), time: clock,
             behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { _ in Recorder(heard: Heard()) }])
-        let refused = await clock.advancing(by: .seconds(10)) { await rejection { try await slow.open("a") }?.code }
-        #expect(refused == "launch_timeout")
+        let refused = await clock.advancing(by: .seconds(10)) { await rejection { try await slow.open("a") }?.reason }
+        #expect(refused == .launchTimeout)
         #expect(await slow.instance(InstanceID("a-1")!) == nil)
     }
 

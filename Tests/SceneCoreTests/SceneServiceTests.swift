@@ -97,7 +97,7 @@ struct SceneServiceTests {
     func notActivatable() async throws {
         let registry = try serviceRegistry(heard: Heard())
         let error = await failure { () throws(SceneError) in _ = try await registry.call(SceneCall(method: "whoami"), to: .scene("free")) }
-        #expect(error?.reason == "not_open")
+        #expect(error?.reason == .notOpen)
         #expect(await registry.instances(of: "free").isEmpty)
     }
 
@@ -105,7 +105,7 @@ struct SceneServiceTests {
     func failedActivation() async throws {
         let registry = try serviceRegistry(heard: Heard())
         let error = await failure { () throws(SceneError) in _ = try await registry.call(SceneCall(method: "whoami"), to: .scene("broken")) }
-        #expect(error?.reason == "launch_failed")
+        #expect(error?.reason == .launchFailed)
         #expect(await registry.instances(of: "broken").isEmpty)
     }
 
@@ -139,7 +139,7 @@ struct SceneServiceTests {
             }
         }
         #expect(await emit("saved", ["doc": "a"]) == nil)
-        #expect(await emit("printed", ["doc": "a"])?.reason == "unknown_signal")
+        #expect(await emit("printed", ["doc": "a"])?.reason == .unknownSignal)
         let broken = await emit("saved", ["doc": 1])
         #expect(broken?.code == -32602)
         #expect(broken?.data["path"] == "payload.doc")
@@ -162,7 +162,7 @@ struct SceneServiceTests {
         try await registry.emit("anything", payload: nil, from: id)
         _ = try await registry.dismiss(id, force: true)
         let closed = await failure { () throws(SceneError) in try await registry.emit("anything", payload: nil, from: id) }
-        #expect(closed?.reason == "not_open")
+        #expect(closed?.reason == .notOpen)
     }
 
     @Test("describe answers the declaration: kind, instances, max, activation and interface; an unknown scene is unknown_scene")

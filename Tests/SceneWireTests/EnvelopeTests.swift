@@ -67,10 +67,10 @@ struct DecodingPathTests {
 @Suite("Framing errors as the wire reports them")
 struct FramingReasonTests {
     @Test("each framing error is Invalid Request with its documented reason and what is wrong as detail", arguments: [
-        (FramingError.emptyFrame, "empty_frame"),
-        (FramingError.frameTooLarge(length: 2_000_000, maximum: 1 << 20), "frame_too_large"),
+        (FramingError.emptyFrame, ReasonCode("empty_frame")),
+        (FramingError.frameTooLarge(length: 2_000_000, maximum: 1 << 20), ReasonCode("frame_too_large")),
     ])
-    func reasons(error: FramingError, reason: String) {
+    func reasons(error: FramingError, reason: ReasonCode) {
         let wire = WireError.framing(error)
         #expect(wire.code == WireCode.invalidRequest)
         #expect(wire.reason == reason)

@@ -108,7 +108,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     func launch(_ instance: InstanceID) async throws(RegistryRejection) {
         if case .failure(let error) = await begin(instance) {
-            if error.reason == "call_timeout" {
+            if error.reason == .callTimeout {
                 throw .launchTimeout(instance, seconds: Double(timeouts.start.components.seconds))
             }
             throw .launchFailed(instance, detail: error.data["detail"]?.stringValue ?? error.message)

@@ -182,16 +182,16 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `data.reason`, when there is one.
-    public var reason: String? { data["reason"]?.stringValue }
+    public var reason: ReasonCode? { data["reason"]?.stringValue.map(ReasonCode.init(rawValue:)) }
 
     public var description: String {
         reason.map { "\(message) (\($0))" } ?? message
     }
 
     /// -32000 with `data.reason` `reason`.
-    public static func domain(reason: String, message: String, data: [String: JSONValue] = [:]) -> SceneError {
+    public static func domain(reason: ReasonCode, message: String, data: [String: JSONValue] = [:]) -> SceneError {
         var data = data
-        data["reason"] = .string(reason)
+        data["reason"] = .string(reason.rawValue)
         return SceneError(code: -32000, message: message, data: data)
     }
 
@@ -216,27 +216,27 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `scene_failed`: the scene's handler threw an error that is not a call error.
     public static func sceneFailed(_ detail: String) -> SceneError {
-        .domain(reason: "scene_failed", message: "the scene failed: \(detail)", data: ["detail": .string(detail)])
+        .domain(reason: .sceneFailed, message: "the scene failed: \(detail)", data: ["detail": .string(detail)])
     }
 
     /// `not_connected`: the instance is open but nothing answers for it now.
     public static func notConnected(_ instance: InstanceID) -> SceneError {
         .domain(
-            reason: "not_connected", message: "\(instance) has no connected process",
+            reason: .notConnected, message: "\(instance) has no connected process",
             data: ["instance": .string(instance.description)])
     }
 
     /// `call_timeout`: no answer in time.
     public static func callTimeout(_ instance: InstanceID, method: String, after timeout: Duration) -> SceneError {
         .domain(
-            reason: "call_timeout", message: "\(instance) did not answer \(method) within \(timeout)",
+            reason: .callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
             data: ["instance": .string(instance.description), "method": .string(method)])
     }
 
     /// `reserved_method`: names beginning with `scene.` or `flow.` are the coordinator's.
     public static func reservedMethod(_ method: String) -> SceneError {
         .domain(
-            reason: "reserved_method", message: "\(method): names that begin with scene. or flow. are the coordinator's own",
+            reason: .reservedMethod, message: "\(method): names that begin with scene. or flow. are the coordinator's own",
             data: ["method": .string(method)])
     }
 
