@@ -7,7 +7,7 @@
 /// catch let error where error.reason == .closeVetoed { … }
 /// ```
 ///
-/// The reasons this package's rules give are constants (``SceneCore``'s registry and flow
+/// The reasons this package's rules give are constants (SceneCore's registry and flow
 /// reasons, the wire's own); a scene's own reasons are made from their word, as
 /// `ReasonCode("out_of_paper")` or a string literal.
 public struct ReasonCode: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {

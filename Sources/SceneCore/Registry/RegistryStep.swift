@@ -1,4 +1,4 @@
-public import SceneFlow
+package import SceneFlow
 import SceneSync
 
 /// A registry request as far as it went in the step it was made in.
@@ -11,21 +11,21 @@ import SceneSync
 /// the rest.
 ///
 /// - A rejection in either part is also a `request.rejected` event, emitted once.
-public enum RegistryStep<R: Route, T: Sendable>: Sendable {
+package enum RegistryStep<R: Route, T: Sendable>: Sendable {
     /// Finished in this step: what it did, or why not.
     case done(Result<T, RegistryRejection>)
     /// Applied up to a wait; the rest runs when it is awaited.
     case waiting(RegistryWait<R, T>)
 
     /// Whether the request finished in its step.
-    public var isDone: Bool {
+    package var isDone: Bool {
         if case .done = self { return true }
         return false
     }
 
     /// This step with its result turned by `transform`: now when it is done, else once its
     /// wait is over.
-    public func map<U: Sendable>(
+    package func map<U: Sendable>(
         _ transform: @escaping @Sendable (Result<T, RegistryRejection>) -> Result<U, RegistryRejection>
     ) -> RegistryStep<R, U> {
         switch self {
@@ -39,13 +39,13 @@ public enum RegistryStep<R: Route, T: Sendable>: Sendable {
 
 /// The rest of a request that must wait: it runs, on the registry, when it is awaited
 /// (``SceneRegistry/finish(_:)``), once.
-public struct RegistryWait<R: Route, T: Sendable>: Sendable {
+package struct RegistryWait<R: Route, T: Sendable>: Sendable {
     let rest: @Sendable (isolated SceneRegistry<R>) async -> Result<T, RegistryRejection>
 }
 
 extension SceneRegistry {
     /// Awaits what is left of `step` and answers what the request did, or why not.
-    public func finish<T>(_ step: RegistryStep<R, T>) async -> Result<T, RegistryRejection> {
+    package func finish<T>(_ step: RegistryStep<R, T>) async -> Result<T, RegistryRejection> {
         switch step {
         case .done(let result): return result
         case .waiting(let wait): return await wait.rest(self)
@@ -54,7 +54,7 @@ extension SceneRegistry {
 
     /// Awaits what is left of `wait` in a task of its own, on this registry's executor, and
     /// hands its answer to `body` there.
-    public func whenFinished<T>(
+    package func whenFinished<T>(
         _ wait: RegistryWait<R, T>, _ body: @escaping @Sendable (isolated SceneRegistry<R>, Result<T, RegistryRejection>) -> Void
     ) {
         // Created in this actor's isolation, the task starts on its executor directly.

@@ -63,14 +63,14 @@ extension SceneRegistry {
 
     /// Records that a process was started for `id`: a `scene.spawned` event, while `id`
     /// is open.
-    public func processSpawned(_ id: InstanceID, pid: Int32) {
+    package func processSpawned(_ id: InstanceID, pid: Int32) {
         guard book.records[id] != nil else { return }
         log.emit(.spawned(id, pid: pid))
     }
 
     /// The process behind `id` is gone (`exit` nil: it was left from a previous run): the
     /// instance is `disconnected`, its path intact, until a new process says hello.
-    public func processDisconnected(_ id: InstanceID, exit: ProcessExit?) {
+    package func processDisconnected(_ id: InstanceID, exit: ProcessExit?) {
         guard book.disconnects(id) else { return }
         log.emit(.disconnected(id, exit: exit))
         book.disconnect(id)
@@ -82,7 +82,7 @@ extension SceneRegistry {
     /// instance as it is.
     ///
     /// - Throws: `not_open` when the instance is not open.
-    public func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
+    package func processAttached(_ id: InstanceID) throws(RegistryRejection) -> InstanceInfo<R> {
         switch try book.attachment(id).get() {
         case .activate:
             activate(id)
@@ -97,13 +97,13 @@ extension SceneRegistry {
     }
 
     /// Dismisses `id` because of its process (`process_exited`, `restart_intensity`).
-    public func dismissProcess(_ id: InstanceID, reason: DismissReason) {
+    package func dismissProcess(_ id: InstanceID, reason: DismissReason) {
         guard book.records[id] != nil else { return }
         remove(id, reason: reason)
     }
 
     /// The open instances whose declaration has a launch command, with their phases.
-    public func processInstances() -> [(id: InstanceID, phase: ScenePhase)] {
+    package func processInstances() -> [(id: InstanceID, phase: ScenePhase)] {
         instances(hosted: { if case .process = $0 { return true } else { return false } })
     }
 

@@ -9,8 +9,8 @@ extension SceneRegistry {
     ///
     /// - A scene that declares an interface is held to it first: -32601 for a method it
     ///   does not declare, -32602 for params that break the method's schema.
-    /// - A call to an `activatable` scene with no open instance opens one first (see
-    ///   ``beginActivation(of:for:)``).
+    /// - A call to an `activatable` scene with no open instance opens one first, and calls
+    ///   that come while it opens wait for that one instance.
     /// - Throws: `reserved_method`, `unknown_scene`, `not_open`, `not_connected` (a
     ///   virtual instance, or nothing answering for it now), `call_timeout` after `timeout`
     ///   (``SceneTimeouts/call`` when nil), what opening an activatable scene throws, or

@@ -28,13 +28,13 @@ extension SceneRegistry {
     ///   (also when it went while it was asked).
     /// - An instance still opening is never asked: it is cancelled.
     @discardableResult
-    public func dismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
+    public func dismiss(_ id: InstanceID, force: Bool = false, closingItself: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
         try await finish(beginDismiss(id, force: force, closingItself: closingItself)).get()
     }
 
     /// ``dismiss(_:force:closingItself:)`` as far as it goes now: done, unless someone must
     /// be asked.
-    public func beginDismiss(_ id: InstanceID, force: Bool, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
+    package func beginDismiss(_ id: InstanceID, force: Bool = false, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             guard book.records[id] != nil else { throw .instanceNotOpen(id) }
             let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(id, closingItself: closingItself) }
@@ -57,13 +57,14 @@ extension SceneRegistry {
     ///   asked with the others, and a refusal among those that have to go fails the whole
     ///   dismiss (`close_vetoed`), nothing gone.
     /// - Refused `unknown_scene`, or `not_open` when none is open.
-    public func dismiss(scene: String, value: JSONValue? = nil, force: Bool) async throws(RegistryRejection) -> DismissOutcome {
+    @discardableResult
+    public func dismiss(scene: String, value: JSONValue? = nil, force: Bool = false) async throws(RegistryRejection) -> DismissOutcome {
         try await finish(beginDismiss(scene: scene, value: value, force: force)).get()
     }
 
     /// ``dismiss(scene:value:force:)`` as far as it goes now: done, unless some instance
     /// must be asked.
-    public func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool) -> RegistryStep<R, DismissOutcome> {
+    package func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool = false) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()
             let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(scene: targets) }
@@ -157,25 +158,6 @@ extension SceneRegistry {
         let vetoed = book.vetoed(dismissingScene: targets, refused: refused)
         for id in vetoed { log.emit(.requestRejected(request: "scene.dismiss", reason: .closeVetoed(id))) }
         return DismissOutcome(dismissed: dismissed, vetoed: vetoed)
-    }
-
-    /// Dismisses one instance and the windows pushed from it.
-    @discardableResult
-    public func dismiss(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in try self.dismissNow(id) }
-    }
-
-    /// Dismisses every instance of `scene`, or only the one(s) with `value`.
-    @discardableResult
-    public func dismiss(scene: String, value: JSONValue? = nil) throws(RegistryRejection) -> [InstanceID] {
-        try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in
-            var dismissed: [InstanceID] = []
-            for id in try self.book.dismissTargets(scene, value: value).get() {
-                guard let reason = self.book.dismissReason(id) else { continue }
-                dismissed += self.remove(id, reason: reason)
-            }
-            return dismissed
-        }
     }
 
     /// Dismisses the open immersive space, whichever it is.

@@ -39,7 +39,7 @@ extension SceneRegistry {
 
     /// ``openLink(_:)`` as far as it goes now: done, unless the target instance is still
     /// opening or must start.
-    public func beginLink(_ url: String) -> RegistryStep<R, LinkOutcome<R>> {
+    package func beginLink(_ url: String) -> RegistryStep<R, LinkOutcome<R>> {
         apply(links.open(url), url: url)
     }
 
@@ -54,7 +54,7 @@ extension SceneRegistry {
 
     /// ``setAuthenticated(_:)`` as far as it goes now: nil when nothing is replayed,
     /// else the replay's step.
-    public func beginSetAuthenticated(_ authenticated: Bool) -> RegistryStep<R, LinkOutcome<R>>? {
+    package func beginSetAuthenticated(_ authenticated: Bool) -> RegistryStep<R, LinkOutcome<R>>? {
         let before = links.isAuthenticated
         let resume = links.setAuthenticated(authenticated)
         if links.isAuthenticated != before { log.emit(.authChanged(authenticated: authenticated)) }

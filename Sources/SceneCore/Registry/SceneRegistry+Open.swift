@@ -126,7 +126,7 @@ extension SceneRegistry {
 
     /// ``open(_:value:)`` as far as it goes now: done, unless the instance is still
     /// opening or what backs a new one must start.
-    public func beginOpen(_ scene: String, value: JSONValue? = nil) -> RegistryStep<R, OpenOutcome<R>> {
+    package func beginOpen(_ scene: String, value: JSONValue? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.open") { () throws(RegistryRejection) in try openStep(scene, value: value) }
     }
 
@@ -145,7 +145,7 @@ extension SceneRegistry {
 
     /// ``push(_:value:from:)`` as far as it goes now: done, unless what backs the pushed
     /// window must start.
-    public func beginPush(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, InstanceInfo<R>> {
+    package func beginPush(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, InstanceInfo<R>> {
         step("scene.push") { () throws(RegistryRejection) in try pushStep(scene, value: value, from: from) }
     }
 

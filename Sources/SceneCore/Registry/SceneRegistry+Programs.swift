@@ -18,7 +18,7 @@ extension SceneRegistry {
 
     /// ``run(program:by:)`` as far as it goes now: done, unless a step must wait (for an
     /// instance to open, a scene to decide or answer a close).
-    public func beginProgram(_ steps: [ProgramStep<R>], by scene: InstanceID? = nil) -> RegistryStep<R, ProgramOutcome<R>> {
+    package func beginProgram(_ steps: [ProgramStep<R>], by scene: InstanceID? = nil) -> RegistryStep<R, ProgramOutcome<R>> {
         if let problem = ProgramStep.problem(in: steps) {
             let reason = RegistryRejection.invalidProgram(step: problem.step, detail: problem.detail)
             reject("scene.program", reason)

@@ -24,7 +24,7 @@ extension SceneRegistry {
     }
 
     /// ``reopen(_:)`` as far as it goes now.
-    public func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
+    package func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.reopen") { () throws(RegistryRejection) in
             if let scene, declarationsByID[scene] == nil { throw .unknownScene(scene) }
             // Taken, not removed: it keeps its place (and counts in the limit, as the journal

@@ -69,7 +69,7 @@ extension SceneRegistry {
     ///   scene is not activatable; what opening it throws (`launch_failed`,
     ///   `launch_timeout`, `value_required`, …), also as a `request.rejected` event for
     ///   `request`.
-    public func beginActivation(of scene: String, for request: String) -> RegistryStep<R, InstanceID> {
+    package func beginActivation(of scene: String, for request: String) -> RegistryStep<R, InstanceID> {
         switch book.activationTarget(of: scene, activatable: declarationsByID[scene]?.activatable ?? false) {
         case .failure(let reason): return .done(.failure(reason))
         case .success(.existing(let id)): return .done(.success(id))

@@ -31,7 +31,7 @@ extension SceneRegistry {
     }
 
     /// ``loadSession(_:force:)`` as far as it goes now.
-    public func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
+    package func beginLoadSession(_ session: RegistrySnapshot<R>, force: Bool) -> RegistryStep<R, [InstanceID]> {
         step("session.load") { () throws(RegistryRejection) in
             // Everything open is asked, also what opens while the others are asked.
             let everything: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToLoadSession }
