@@ -50,13 +50,12 @@ actor Till: SceneBehavior {
 /// Calls the till `count` times, when asked to `run`.
 actor Shopper: SceneBehavior {
     typealias R = Screen
-    var context: SceneContext<Screen>?
+    let context: SceneContext<Screen>
 
-    func start(in context: SceneContext<Screen>) async throws { self.context = context }
+    init(context: SceneContext<Screen>) { self.context = context }
 
     func answer(_ call: SceneCall) async throws -> ScenePayload {
         let (count, till) = try call.params.decode(Run.self).pair
-        guard let context else { throw SceneError.sceneFailed("not started") }
         var last = 0
         for item in 0..<count {
             last = try await context.call(.instance(till), "price", with: Order(item: item), as: Receipt.self).total
@@ -98,7 +97,7 @@ func measureTyped() async throws {
             SceneDeclaration(id: "till", kind: .window, hosting: .inProcess),
             SceneDeclaration(id: "shopper", kind: .window, hosting: .inProcess),
         ],
-        behaviors: ["till": { _ in Till() }, "shopper": { _ in Shopper() }])
+        behaviors: ["till": { _ in Till() }, "shopper": { Shopper(context: $0) }])
     let till = try await registry.open("till").instance.id.description
     let shopper = try await registry.open("shopper").instance.id
     let plain = PlainShopper()
@@ -150,7 +149,7 @@ actor Echo: SceneBehavior {
     nonisolated let executor: UnownedSerialExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
 
-    init(_ identity: SceneIdentity) { executor = identity.executor }
+    init(_ context: SceneContext<Echo.R>) { executor = context.executor }
 
     func answer(_ call: SceneCall) async throws -> ScenePayload { call.params }
 }

@@ -40,8 +40,8 @@ let configuration = CoordinatorConfiguration(socketPath: "\(folder)/mixed.sock")
 let coordinator = try await Coordinator.start(
     manifest: manifest,
     behaviors: [
-        "left": { Notebook(title: "Left (in process)", identity: $0) { say("   [left] \($0)") } },
-        "right": { Notebook(title: "Right (in process)", identity: $0) { say("   [right] \($0)") } },
+        "left": { Notebook(title: "Left (in process)", context: $0) { say("   [left] \($0)") } },
+        "right": { Notebook(title: "Right (in process)", context: $0) { say("   [right] \($0)") } },
     ],
     configuration: configuration)
 say("coordinator serving \(configuration.socketPath)")
@@ -55,7 +55,7 @@ do {
     }
 
     say("\nleft (in process) → py (a process) → right (in process), from the program itself:")
-    let ring = RelayRequest(to: ["scene": "py"], method: "relay", params: ["to": ["scene": "right"], "method": "title"])
+    let ring = RelayRequest(to: .scene("py"), method: "relay", params: ["to": ["scene": "right"], "method": "title"])
     let answer = try await registry.call(SceneCall(method: "relay", params: ScenePayload(ring)), to: .scene("left"))
     say("answer: \(try answer.json())")
 

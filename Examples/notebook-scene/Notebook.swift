@@ -12,38 +12,36 @@ public import SceneJSON
 /// What a notebook answers to `relay`: a call it makes to another scene on the caller's
 /// behalf.
 public struct RelayRequest: Codable, Sendable {
-    /// An instance id, or `{"scene": id}`.
-    public var to: JSONValue
+    /// The instance or scene to call: an instance id, or `{"scene": id}`.
+    public var to: SceneTarget
     public var method: String
     public var params: JSONValue?
 
-    public init(to: JSONValue, method: String, params: JSONValue? = nil) {
+    public init(to: SceneTarget, method: String, params: JSONValue? = nil) {
         self.to = to
         self.method = method
         self.params = params
     }
 }
 
-/// The notebook. It runs on its host's executor (`identity.executor`): the coordinator's
+/// The notebook. It runs on its host's executor (`context.executor`): the coordinator's
 /// event loop in process, the client's loop in a scene process. Its work never waits on a
 /// thread, so it may; a call to it then takes no thread switch.
 public actor Notebook: SceneBehavior {
     public let title: String
     private let log: @Sendable (String) -> Void
     private var unsaved = false
-    private var context: SceneContext<JSONValue>?
-    private nonisolated let executor: UnownedSerialExecutor
+    private let context: SceneContext<JSONValue>
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.executor }
 
-    public init(title: String, identity: SceneIdentity, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(title: String, context: SceneContext<JSONValue>, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.title = title
-        self.executor = identity.executor
+        self.context = context
         self.log = log
     }
 
-    public func start(in context: SceneContext<JSONValue>) async throws {
-        self.context = context
+    public func start() async throws {
         log("started as \(context.instance)")
     }
 
@@ -61,25 +59,15 @@ public actor Notebook: SceneBehavior {
             return ScenePayload(json: ["unsaved": false])
         case "relay":
             let request = try call.params.decode(RelayRequest.self)
-            guard let context else { throw SceneError.sceneFailed("not started") }
-            let target: SceneTarget
-            if let scene = request.to["scene"]?.stringValue {
-                target = .scene(scene)
-            } else if let id = request.to.stringValue.flatMap(InstanceID.init) {
-                target = .instance(id)
-            } else {
-                throw SceneError.invalidParams("to: an instance id or {\"scene\": id}")
-            }
+            let target = request.to
             log("\(context.instance) → \(target): \(request.method)")
             let answer = try await context.call(target, request.method, params: ScenePayload(json: request.params ?? [:]))
             log("\(context.instance) ← \(target): \(try answer.json())")
             return answer
         case "open":
-            guard let context else { throw SceneError.sceneFailed("not started") }
             let opened = try await context.open(try call.params.decode(String.self))
             return ScenePayload(json: ["instance": .string(opened.description)])
         case "push":
-            guard let context else { throw SceneError.sceneFailed("not started") }
             let path = try await context.send(.push(try call.params.json()))
             return ScenePayload(json: ["depth": .integer(path.count)])
         default:

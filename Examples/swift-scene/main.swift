@@ -22,8 +22,8 @@ let arguments = CommandLine.arguments
 let title = arguments.firstIndex(of: "--title").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 
 do {
-    let end = try await SceneProcess.run(client: "swift-scene") { identity in
-        Notebook(title: title ?? identity.instance.description, identity: identity, log: log)
+    let end = try await SceneProcess.run(client: "swift-scene") { context in
+        Notebook(title: title ?? context.instance.description, context: context, log: log)
     }
     switch end {
     case .finished:

@@ -99,11 +99,11 @@ final class ProcessHost<R: Route>: Sendable {
 
     /// Makes and starts the behaviour; answers why not, if it could not start.
     func start(instance: InstanceID, value: JSONValue?, connection: SceneConnection) async -> String? {
-        let behavior = make(SceneIdentity(instance: instance, value: value, executor: loop.asUnownedSerialExecutor()))
-        let context = SceneContext<R>(
-            instance: instance, value: value, actions: ConnectionActions<R>(connection: connection, host: self))
+        let behavior = make(SceneContext<R>(
+            instance: instance, value: value, executor: loop.asUnownedSerialExecutor(),
+            actions: ConnectionActions<R>(connection: connection, host: self)))
         do {
-            try await behavior.start(in: context)
+            try await behavior.start()
         } catch {
             let early = state.withLock { state in
                 state.over = true

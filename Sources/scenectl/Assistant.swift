@@ -8,7 +8,11 @@ import SceneJSON
 /// announced as the signal `greeted`.
 actor Assistant: SceneBehavior {
     private var greeted = 0
-    private var context: SceneContext<JSONValue>?
+    private let context: SceneContext<JSONValue>
+
+    init(context: SceneContext<JSONValue>) {
+        self.context = context
+    }
 
     /// The assistant's manifest entry: in process, single, activatable, with its interface.
     static let declaration: JSONValue = [
@@ -27,10 +31,6 @@ actor Assistant: SceneBehavior {
         ],
     ]
 
-    func start(in context: SceneContext<JSONValue>) async throws {
-        self.context = context
-    }
-
     func answer(_ call: SceneCall) async throws -> ScenePayload {
         switch call.method {
         case "title":
@@ -38,7 +38,7 @@ actor Assistant: SceneBehavior {
         case "greet":
             greeted += 1
             let name = try call.params.json()["name"]?.stringValue ?? "you"
-            try await context?.emit("greeted", payload: ["name": .string(name), "count": .integer(greeted)])
+            try await context.emit("greeted", payload: ["name": .string(name), "count": .integer(greeted)])
             return ScenePayload(json: ["greeting": .string("hello, \(name)"), "greeted": .integer(greeted)])
         default:
             throw SceneError.methodNotFound(call.method)

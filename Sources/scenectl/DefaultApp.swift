@@ -42,7 +42,7 @@ enum DefaultApp {
     }
 
     /// The behaviours of the demo's in-process scenes.
-    static let demoBehaviors: [String: SceneBehaviorFactory<JSONValue>] = ["assistant": { _ in Assistant() }]
+    static let demoBehaviors: [String: SceneBehaviorFactory<JSONValue>] = ["assistant": { Assistant(context: $0) }]
 
     private static func title(of scene: String) -> String {
         switch scene {

@@ -36,10 +36,10 @@ private actor Odd: SceneBehavior {
 }
 
 private let behaviors: [String: SceneBehaviorFactory<JSONValue>] = [
-    "left": { Notebook(title: "Left", identity: $0) },
-    "right": { Notebook(title: "Right", identity: $0) },
+    "left": { Notebook(title: "Left", context: $0) },
+    "right": { Notebook(title: "Right", context: $0) },
     // The same title as the `swift` scene process, which runs the same type.
-    "nb": { Notebook(title: "Swift", identity: $0) },
+    "nb": { Notebook(title: "Swift", context: $0) },
     "odd": { _ in Odd() },
 ]
 
@@ -198,13 +198,13 @@ enum Page: Hashable, Codable, Sendable {
 /// Pushes a message page onto its own flow when called `show`, typed all the way.
 actor Reader: SceneBehavior {
     typealias R = Page
-    var context: SceneContext<Page>?
+    let context: SceneContext<Page>
 
-    func start(in context: SceneContext<Page>) async throws { self.context = context }
+    init(_ context: SceneContext<Page>) { self.context = context }
 
     func answer(_ call: SceneCall) async throws -> ScenePayload {
         let id = try call.params.decode(Int.self)
-        let path = try await context!.send(.push(.message(id: id)))
+        let path = try await context.send(.push(.message(id: id)))
         return ScenePayload(path.count)
     }
 }
@@ -220,7 +220,7 @@ struct TypedCoordinatorTests {
                     SceneDeclaration(id: "reader", kind: .window, hosting: .inProcess),
                     SceneDeclaration(id: "plain", kind: .window),
                 ],
-                behaviors: ["reader": { @Sendable _ in Reader() }],
+                behaviors: ["reader": { @Sendable in Reader($0) }],
                 configuration: CoordinatorConfiguration(socketPath: folder.file("mail.sock")))
             try await stopping(coordinator) { coordinator in
             let control = try await SceneConnection.connect(path: folder.file("mail.sock"), client: "tests", timeout: 60)

@@ -59,7 +59,7 @@ private final class Heard: Sendable {
 private actor Echo: SceneBehavior {
     let heard: Heard
     init(heard: Heard) { self.heard = heard }
-    func start(in context: SceneContext<JSONValue>) async throws { heard.add("start") }
+    func start() async throws { heard.add("start") }
     func stop() async { heard.add("stop") }
     func answer(_ call: SceneCall) async throws -> ScenePayload { ScenePayload(json: ["pong": true]) }
 }
@@ -144,14 +144,14 @@ extension RestartTests {
 /// A behaviour that records its starts and ends with an error when called `end`.
 private actor Ending: SceneBehavior {
     let heard: Heard
-    var context: SceneContext<JSONValue>?
-    init(heard: Heard) { self.heard = heard }
-    func start(in context: SceneContext<JSONValue>) async throws {
+    let context: SceneContext<JSONValue>
+    init(_ context: SceneContext<JSONValue>, heard: Heard) {
         self.context = context
-        heard.add("start")
+        self.heard = heard
     }
+    func start() async throws { heard.add("start") }
     func answer(_ call: SceneCall) async throws -> ScenePayload {
-        context?.end(throwing: SceneError.sceneFailed("asked to fail"))
+        context.end(throwing: SceneError.sceneFailed("asked to fail"))
         return .empty
     }
 }
@@ -168,7 +168,7 @@ extension RestartTests {
                 #"{"id": "helper", "kind": "window", "instances": "single", "in_process": true, \#(restart)}"#,
             ],
             groups: [#"{"id": "mix", "strategy": "one_for_all", "scenes": ["worker", "helper"], "maxRestarts": 10, "withinSeconds": 600}"#],
-            behaviors: ["helper": { _ in Ending(heard: heard) }]
+            behaviors: ["helper": { Ending($0, heard: heard) }]
         ) { harness in
             let helper = try await harness.control.open("helper").instance.id
             let worker = try await harness.control.open("worker").instance.id

@@ -87,7 +87,7 @@ struct FlowEventTests {
 
     @Test("an in-process behaviour's own intent is caused by scene, as a scene process's is")
     func behaviourCause() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let events = RegistryEventRecorder(registry)
         _ = try await registry.call(SceneCall(method: "push"), to: .instance(a))
@@ -147,7 +147,7 @@ struct ReconcileTests {
 
     @Test("an in-process behaviour reconciles its own path through its context, as a scene process does over its connection")
     func behaviourReconciles() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let events = RegistryEventRecorder(registry)
         let answer = try await registry.call(SceneCall(method: "reconcile"), to: .instance(a))

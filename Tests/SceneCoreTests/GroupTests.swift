@@ -86,9 +86,9 @@ struct GroupTests {
         let policy = RestartPolicy(mode: .permanent, maxRestarts: 10, withinSeconds: 600)
         let starts = Locked<[String: Int]>([:])
         func counting(_ scene: String) -> SceneBehaviorFactory<Screen> {
-            { _ in
+            { context in
                 starts.withLock { $0[scene, default: 0] += 1 }
-                return Recorder(heard: Heard())
+                return Recorder(context, heard: Heard())
             }
         }
         let registry = try SceneRegistry<Screen>(

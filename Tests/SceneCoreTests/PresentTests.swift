@@ -59,7 +59,7 @@ struct PresentTests {
     @Test("dismissing the presenter first tells the presented behaviour, dismisses it, and ends the wait parent_dismissed")
     func parentDismissed() async throws {
         let heard = Heard()
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: heard) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: heard) }])
         let a = try await registry.open("a").instance.id
         let presenting = Task { try await registry.present("b", from: a) }
         try await waitUntilOpen(registry, InstanceID(scene: "b", number: 1))
@@ -93,7 +93,7 @@ struct PresentTests {
     @Test("a presenter dismissed while the presented scene is still starting ends the wait parent_dismissed, and the scene goes")
     func parentGoneWhileOpening() async throws {
         let gate = Gate()
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Slow(heard: Heard(), gate: gate) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { _ in Slow(heard: Heard(), gate: gate) }])
         let a = try await registry.open("a").instance.id
         let presenting = Task { try await registry.present("b", from: a) }
         await gate.waitUntilEntered()
@@ -105,7 +105,7 @@ struct PresentTests {
 
     @Test("a scene that finishes as soon as it is active gives its result, however soon that is")
     func finishAtOnce() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Finisher() }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Finisher($0) }])
         let a = try await registry.open("a").instance.id
         for _ in 0..<20 {
             #expect(try await registry.present("b", from: a).result == "done")
@@ -123,11 +123,11 @@ struct PresentTests {
 /// A scene that finishes with "done" the moment it hears it is active.
 private actor Finisher: SceneBehavior {
     typealias R = Screen
-    var context: SceneContext<Screen>?
+    let context: SceneContext<Screen>
 
-    func start(in context: SceneContext<Screen>) async throws { self.context = context }
+    init(_ context: SceneContext<Screen>) { self.context = context }
 
     func phaseChanged(to phase: ScenePhase) async {
-        if phase == .active { try? await context?.finish(with: "done") }
+        if phase == .active { try? await context.finish(with: "done") }
     }
 }

@@ -20,7 +20,7 @@ struct SceneBehaviorCallTests {
     @Test("a typed call between in-process scenes passes its Swift values through, never encoding them")
     func typedCallsMakeNoJSON() async throws {
         let heard = Heard()
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: heard) }, "b": { _ in Recorder(heard: heard) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: heard) }, "b": { Recorder($0, heard: heard) }])
         let a = try await registry.open("a").instance.id
         _ = try await registry.open("b")
         let before = Counted.encodings.withLock { $0 }
@@ -31,7 +31,7 @@ struct SceneBehaviorCallTests {
 
     @Test("a handler's own call error is answered as it is; any other error is scene_failed with its description")
     func handlerErrors() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let own = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "refuse"), to: .instance(a)) }
         #expect(own?.reason == "out_of_paper")
@@ -47,7 +47,7 @@ struct SceneBehaviorCallTests {
     func callRefusals() async throws {
         let clock = LoopClock.manual()
         let registry = try typedRegistry(
-            time: clock, behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+            time: clock, behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let plain = try await registry.open("plain").instance.id
         let gone = await callError { () throws(SceneError) in try await registry.call(SceneCall(method: "x"), to: .instance(InstanceID("b-9")!)) }
@@ -69,7 +69,7 @@ struct SceneBehaviorCallTests {
 
     @Test("a call's timeout must be positive and at most an hour, in process as on the wire")
     func timeoutBounds() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         for timeout in [Duration.zero, .seconds(3601), .seconds(Int64.max)] {
             let refused = await callError { () throws(SceneError) in

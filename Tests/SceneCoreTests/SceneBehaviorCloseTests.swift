@@ -11,7 +11,7 @@ struct SceneBehaviorCloseTests {
     func vetoAndForce() async throws {
         let heard = Heard()
         let registry = try typedRegistry(behaviors: [
-            "a": { _ in Recorder(heard: heard, refuseClose: true) }, "b": { _ in Recorder(heard: heard) },
+            "a": { Recorder($0, heard: heard, refuseClose: true) }, "b": { Recorder($0, heard: heard) },
         ])
         let a = try await registry.open("a").instance.id
         await #expect(throws: RegistryRejection.closeVetoed(a)) { try await registry.dismiss(a, force: false) }
@@ -32,7 +32,7 @@ struct SceneBehaviorCloseTests {
                 SceneDeclaration(id: "a", kind: .window, hosting: .inProcess),
                 SceneDeclaration(id: "plain", kind: .window),
             ],
-            behaviors: ["a": { _ in Recorder(heard: heard) }],
+            behaviors: ["a": { Recorder($0, heard: heard) }],
             closePolicy: { id in
                 asked.withLock { $0.append(id) }
                 return false
@@ -51,7 +51,7 @@ struct SceneBehaviorCloseTests {
     func dismissedWhileStarting() async throws {
         let heard = Heard()
         let gate = Gate()
-        let registry = try typedRegistry(behaviors: ["a": { _ in Slow(heard: heard, gate: gate) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { _ in Slow(heard: heard, gate: gate) }, "b": { Recorder($0, heard: Heard()) }])
         let opening = Task { try await registry.open("a") }
         await gate.waitUntilEntered()
         try await registry.dismiss(InstanceID("a-1")!, force: true)
@@ -66,7 +66,7 @@ struct SceneBehaviorCloseTests {
         let clock = LoopClock.manual()
         let registry = try typedRegistry(
             timeouts: SceneTimeouts(close: .seconds(3)), time: clock,
-            behaviors: ["a": { _ in NeverStops() }, "b": { _ in Recorder(heard: Heard()) }])
+            behaviors: ["a": { _ in NeverStops() }, "b": { Recorder($0, heard: Heard()) }])
         _ = try await registry.open("a")
         await clock.advancing(by: .seconds(3)) { await registry.stopBehaviors() }
         #expect(await rejection { try await registry.open("b") }?.reason == .launchFailed)

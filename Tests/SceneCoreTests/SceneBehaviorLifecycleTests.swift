@@ -12,12 +12,12 @@ struct SceneBehaviorLifecycleTests {
     @Test("a behaviour registered for a scene that does not run in process, or a scene without one, is a configuration error")
     func configuration() throws {
         #expect(throws: RegistryConfigurationError.self) {
-            try typedRegistry(behaviors: ["a": { _ in Recorder(heard: Heard()) }])
+            try typedRegistry(behaviors: ["a": { Recorder($0, heard: Heard()) }])
         }
         #expect(throws: RegistryConfigurationError.self) {
             try typedRegistry(behaviors: [
-                "a": { _ in Recorder(heard: Heard()) }, "b": { _ in Recorder(heard: Heard()) },
-                "plain": { _ in Recorder(heard: Heard()) },
+                "a": { Recorder($0, heard: Heard()) }, "b": { Recorder($0, heard: Heard()) },
+                "plain": { Recorder($0, heard: Heard()) },
             ])
         }
     }
@@ -31,12 +31,12 @@ struct SceneBehaviorLifecycleTests {
 
     @Test("a behaviour that ends during its start fails the open launch_failed; one that does not start in time, launch_timeout")
     func startEndsOrTimesOut() async throws {
-        let ending = try typedRegistry(behaviors: ["a": { _ in EndsWhileStarting() }, "b": { _ in Recorder(heard: Heard()) }])
+        let ending = try typedRegistry(behaviors: ["a": { EndsWhileStarting($0) }, "b": { Recorder($0, heard: Heard()) }])
         #expect(await rejection { try await ending.open("a") }?.reason == .launchFailed)
         let clock = LoopClock.manual()
         let slow = try typedRegistry(
             timeouts: SceneTimeouts(start: .seconds(10)), time: clock,
-            behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { _ in Recorder(heard: Heard()) }])
+            behaviors: ["a": { _ in Slow(heard: Heard(), gate: Gate()) }, "b": { Recorder($0, heard: Heard()) }])
         let refused = await clock.advancing(by: .seconds(10)) { await rejection { try await slow.open("a") }?.reason }
         #expect(refused == .launchTimeout)
         #expect(await slow.instance(InstanceID("a-1")!) == nil)
@@ -44,7 +44,7 @@ struct SceneBehaviorLifecycleTests {
 
     @Test("what a behaviour sends its flow while it starts is the path its instance opens with, with no event before scene.opened")
     func pathSetWhileStarting() async throws {
-        let registry = try typedRegistry(behaviors: ["a": { _ in Presetting() }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Presetting($0) }, "b": { Recorder($0, heard: Heard()) }])
         let (_, events) = registry.subscribe()
         let opened = try await registry.open("a").instance
         #expect(opened.path == [.push(.list), .push(.detail(2))])
@@ -57,7 +57,7 @@ struct SceneBehaviorLifecycleTests {
     @Test("a behaviour hears its own path and phase changes in order, each once, after its start")
     func changesInOrder() async throws {
         let heard = Heard()
-        let registry = try typedRegistry(behaviors: ["a": { _ in Recorder(heard: heard) }, "b": { _ in Recorder(heard: Heard()) }])
+        let registry = try typedRegistry(behaviors: ["a": { Recorder($0, heard: heard) }, "b": { Recorder($0, heard: Heard()) }])
         let a = try await registry.open("a").instance.id
         let b = try await registry.open("b").instance.id
         let instance = try #require(await registry.instance(a))
@@ -85,11 +85,11 @@ struct SceneBehaviorLifecycleTests {
         let registry = try typedRegistry(
             restart: RestartPolicy(mode: .transient, maxRestarts: 1, withinSeconds: 60),
             behaviors: [
-                "a": { _ in
+                "a": { context in
                     starts.withLock { $0 += 1 }
-                    return Recorder(heard: heard)
+                    return Recorder(context, heard: heard)
                 },
-                "b": { _ in Recorder(heard: heard) },
+                "b": { Recorder($0, heard: heard) },
             ])
         let a = try await registry.open("a").instance.id
         try await #require(await registry.instance(a)).send(.push(.list))
@@ -114,11 +114,11 @@ struct SceneBehaviorLifecycleTests {
     func restore() async throws {
         let starts = Locked(0)
         let behaviors: [String: SceneBehaviorFactory<Screen>] = [
-            "a": { _ in
+            "a": { context in
                 starts.withLock { $0 += 1 }
-                return Recorder(heard: Heard())
+                return Recorder(context, heard: Heard())
             },
-            "b": { _ in Recorder(heard: Heard()) },
+            "b": { Recorder($0, heard: Heard()) },
         ]
         let first = try typedRegistry(behaviors: behaviors)
         let a = try await first.open("a").instance.id

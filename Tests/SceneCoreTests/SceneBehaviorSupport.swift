@@ -43,16 +43,16 @@ final class Heard: Sendable {
 actor Recorder: SceneBehavior {
     typealias R = Screen
     let heard: Heard
-    var context: SceneContext<Screen>?
+    let context: SceneContext<Screen>
     let refuseClose: Bool
 
-    init(heard: Heard, refuseClose: Bool = false) {
+    init(_ context: SceneContext<Screen>, heard: Heard, refuseClose: Bool = false) {
+        self.context = context
         self.heard = heard
         self.refuseClose = refuseClose
     }
 
-    func start(in context: SceneContext<Screen>) async throws {
-        self.context = context
+    func start() async throws {
         heard.add("start \(context.instance)")
     }
 
@@ -63,12 +63,12 @@ actor Recorder: SceneBehavior {
         case "forward":
             // Calls the scene named in the params, and answers what it answered.
             let target = try call.params.decode(String.self)
-            return try await context!.call(.scene(target), "double", params: ScenePayload(Counted(21)))
+            return try await context.call(.scene(target), "double", params: ScenePayload(Counted(21)))
         case "push":
-            try await context!.send(.push(.list))
+            try await context.send(.push(.list))
             return .empty
         case "reconcile":
-            let result = try await context!.reconcile(observed: [.push(.detail(5))], policy: .adopt)
+            let result = try await context.reconcile(observed: [.push(.detail(5))], policy: .adopt)
             return ScenePayload(json: .string(result.outcome.rawValue))
         case "boom":
             struct Boom: Error, CustomStringConvertible { var description: String { "it broke" } }
@@ -79,7 +79,7 @@ actor Recorder: SceneBehavior {
             try await Task.sleep(for: .seconds(3600))
             return .empty
         case "end":
-            context!.end(throwing: try call.params.decode(Bool.self) ? SceneError.sceneFailed("asked to fail") : nil)
+            context.end(throwing: try call.params.decode(Bool.self) ? SceneError.sceneFailed("asked to fail") : nil)
             return .empty
         default:
             throw SceneError.methodNotFound(call.method)
@@ -159,7 +159,7 @@ actor Slow: SceneBehavior {
         self.heard = heard
         self.gate = gate
     }
-    func start(in context: SceneContext<Screen>) async throws {
+    func start() async throws {
         await gate.pass()
         heard.add("start")
     }
@@ -173,7 +173,9 @@ actor Slow: SceneBehavior {
 /// A scene that sets up its path while it starts.
 actor Presetting: SceneBehavior {
     typealias R = Screen
-    func start(in context: SceneContext<Screen>) async throws {
+    let context: SceneContext<Screen>
+    init(_ context: SceneContext<Screen>) { self.context = context }
+    func start() async throws {
         try await context.send(.push(.list))
         try await context.send(.push(.detail(2)))
     }
@@ -182,7 +184,9 @@ actor Presetting: SceneBehavior {
 /// A scene that ends during its own start.
 actor EndsWhileStarting: SceneBehavior {
     typealias R = Screen
-    func start(in context: SceneContext<Screen>) async throws { context.end() }
+    let context: SceneContext<Screen>
+    init(_ context: SceneContext<Screen>) { self.context = context }
+    func start() async throws { context.end() }
 }
 
 /// A scene whose stop does not return while a test runs.
@@ -197,7 +201,7 @@ actor NeverStops: SceneBehavior {
 actor Broken: SceneBehavior {
     typealias R = Screen
     struct NoDisk: Error {}
-    func start(in context: SceneContext<Screen>) async throws { throw NoDisk() }
+    func start() async throws { throw NoDisk() }
 }
 
 /// Timeouts no test waits out by accident: a test of a timeout gives its own, on a manual

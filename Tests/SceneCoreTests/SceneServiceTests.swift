@@ -10,17 +10,17 @@ private actor Service: SceneBehavior {
     typealias R = Screen
     let heard: Heard
     let failsToStart: Bool
-    var context: SceneContext<Screen>?
+    let context: SceneContext<Screen>
 
-    init(heard: Heard, failsToStart: Bool = false) {
+    init(_ context: SceneContext<Screen>, heard: Heard, failsToStart: Bool = false) {
+        self.context = context
         self.heard = heard
         self.failsToStart = failsToStart
     }
 
-    func start(in context: SceneContext<Screen>) async throws {
+    func start() async throws {
         struct CannotStart: Error {}
         if failsToStart { throw CannotStart() }
-        self.context = context
     }
 
     func answer(_ call: SceneCall) async throws -> ScenePayload {
@@ -28,10 +28,10 @@ private actor Service: SceneBehavior {
         switch call.method {
         case "emit":
             let json = try call.params.json()
-            try await context!.emit(json["signal"]?.stringValue ?? "", payload: json["payload"])
+            try await context.emit(json["signal"]?.stringValue ?? "", payload: json["payload"])
             return .empty
         default:
-            return ScenePayload(json: ["instance": .string(context!.instance.description)])
+            return ScenePayload(json: ["instance": .string(context.instance.description)])
         }
     }
 
@@ -58,8 +58,8 @@ private func serviceRegistry(heard: Heard, failsToStart: Bool = false) throws ->
             SceneDeclaration(id: "broken", kind: .window, hosting: .inProcess, restart: RestartPolicy(mode: .temporary), activatable: true),
         ],
         behaviors: [
-            "svc": { _ in Service(heard: heard) }, "free": { _ in Service(heard: heard) },
-            "broken": { _ in Service(heard: heard, failsToStart: true) },
+            "svc": { Service($0, heard: heard) }, "free": { Service($0, heard: heard) },
+            "broken": { Service($0, heard: heard, failsToStart: true) },
         ])
 }
 

@@ -124,25 +124,24 @@ final class BehaviorHost<R: Route>: SceneBacking {
             return .failure(.notConnected(instance))
         }
         let value = await registry.recordedValue(of: instance)
-        let identity = SceneIdentity(instance: instance, value: value, executor: registry.unownedExecutor)
         let generation = state.withLock { state -> Int? in
             guard !state.closed else { return nil }
             state.generations[instance, default: 0] += 1
             return state.generations[instance]!
         }
         guard let generation else { return .failure(.sceneFailed("the registry is shutting down")) }
-        let hosted = Hosted(behavior: factory(identity), generation: generation, registryExecutor: registry.executor, time: time)
+        let context = SceneContext<R>(
+            instance: instance, value: value, executor: registry.unownedExecutor,
+            actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
+        let hosted = Hosted(behavior: factory(context), generation: generation, registryExecutor: registry.executor, time: time)
         let installed = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.hosted[instance] = hosted
             return true
         }
         guard installed else { return .failure(.sceneFailed("the registry is shutting down")) }
-        let context = SceneContext<R>(
-            instance: instance, value: value,
-            actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
         var failure: SceneError?
-        if case .failure(let error) = await Callees.run(.start(context), on: hosted.workers, instance: instance, timeout: timeouts.start) {
+        if case .failure(let error) = await Callees.run(.start, on: hosted.workers, instance: instance, timeout: timeouts.start) {
             failure = error
         } else if case .some(let ended) = hosted.endedWhileStarting {
             failure = .sceneFailed("it ended during its start" + (ended.map { ": \($0)" } ?? ""))

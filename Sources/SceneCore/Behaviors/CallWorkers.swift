@@ -61,7 +61,7 @@ package final class CallJob: Sendable {
         /// An interactive close, asked; answers the behaviour's `Bool`.
         case close(force: Bool)
         /// Its start, with its context (a `SceneContext` of the behaviour's route type).
-        case start(any Sendable)
+        case start
         /// A route request to decide: the route and the instance's path, of the behaviour's
         /// route type; answers the decision as JSON (null for none).
         case decide(route: any Sendable, path: any Sendable)
@@ -127,10 +127,9 @@ extension SceneBehavior {
                 // The registry asks with this behaviour's route type.
                 let decision = await decide(route as! R, path: path as! [RouteStep<R>])
                 job.resolve(.success(ScenePayload(json: decision?.decisionJSON ?? .null)))
-            case .start(let context):
+            case .start:
                 do {
-                    // The host made the context for this behaviour's route type.
-                    try await start(in: context as! SceneContext<R>)
+                    try await start()
                     job.resolve(.success(.empty))
                 } catch {
                     job.resolve(.failure(SceneError(thrown: error)))

@@ -2,7 +2,8 @@ public import SceneFlow
 public import SceneJSON
 
 /// The code of a scene: an actor the app writes, one per instance, that answers calls,
-/// hears its instance's changes, and acts through its ``SceneContext``.
+/// hears its instance's changes, and acts through its ``SceneContext`` — which its factory
+/// hands it as it is made, before anything can ask it anything.
 ///
 /// The same type runs in process, beside the registry, or in a scene process of its own
 /// (SceneClient hosts it there): where it runs is the scene's declaration's choice. Those
@@ -12,14 +13,14 @@ public import SceneJSON
 /// restart policy decides, where in process it fails the open).
 ///
 /// Every requirement has a default, so a behaviour implements only what it needs:
-/// - ``start(in:)`` runs before the instance becomes `active`; throwing from it fails
+/// - ``start()`` runs before the instance becomes `active`; throwing from it fails
 ///   the open (`launch_failed`), or, for a restart, counts as one more abnormal end.
 /// - ``answer(_:)`` answers `scene.call`s to this instance; the default answers -32601.
 ///   A ``SceneError`` (the wire's `WireError` is the same type) it throws
 ///   is the caller's error as it is; any other error is answered `scene_failed`.
 /// - ``receive(_:)`` takes `scene.notify`s.
 /// - ``flowChanged(to:)`` and ``phaseChanged(to:)`` report the instance's own changes,
-///   in order, each once, after ``start(in:)`` returned.
+///   in order, each once, after ``start()`` returned.
 /// - ``decide(_:path:)`` decides a route request at run time, when the scene's declaration
 ///   says it `decides`.
 /// - ``close(force:)`` is asked before an interactive close, and may refuse it; a forced
@@ -29,7 +30,7 @@ public protocol SceneBehavior<R>: Actor {
     associatedtype R: Route = JSONValue
 
     /// Starts the scene; the instance is `opening` until this returns.
-    func start(in context: SceneContext<R>) async throws
+    func start() async throws
 
     /// Answers a call to this instance.
     func answer(_ call: SceneCall) async throws -> ScenePayload
@@ -64,7 +65,7 @@ public protocol SceneBehavior<R>: Actor {
 
 extension SceneBehavior {
     /// Does nothing: the instance becomes `active` at once.
-    public func start(in context: SceneContext<R>) async throws {}
+    public func start() async throws {}
 
     /// Answers every call -32601, as a scene without the method would.
     public func answer(_ call: SceneCall) async throws -> ScenePayload {
@@ -93,36 +94,9 @@ extension SceneBehavior {
     public func stop() async {}
 }
 
-/// Who a behaviour is: handed to its factory when an instance of its scene starts.
-public struct SceneIdentity: Hashable, Sendable {
-    /// The instance.
-    public let instance: InstanceID
-    /// The value it was opened with (per-value scenes), if any.
-    public let value: JSONValue?
-    /// The executor of the registry (in a coordinator, its event loop). A behaviour whose
-    /// `unownedExecutor` returns it runs beside the registry: what it asks of the registry
-    /// and what the registry asks of it take no thread switch.
-    public let executor: UnownedSerialExecutor
-
-    /// Creates an identity from its members.
-    public init(instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor) {
-        self.instance = instance
-        self.value = value
-        self.executor = executor
-    }
-
-    public static func == (lhs: SceneIdentity, rhs: SceneIdentity) -> Bool {
-        lhs.instance == rhs.instance && lhs.value == rhs.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(instance)
-        hasher.combine(value)
-    }
-}
-
-/// Makes the behaviour of one instance of a scene.
-public typealias SceneBehaviorFactory<R: Route> = @Sendable (SceneIdentity) -> any SceneBehavior<R>
+/// Makes the behaviour of one instance of a scene, with the context it acts through (its
+/// instance, its value, and the registry's executor).
+public typealias SceneBehaviorFactory<R: Route> = @Sendable (SceneContext<R>) -> any SceneBehavior<R>
 
 /// Where the code of a scene's instances runs, as its declaration says.
 public enum SceneHosting: Hashable, Sendable {

@@ -109,7 +109,10 @@ public struct ScenePayload: Sendable {
 }
 
 /// Which instance a call goes to.
-public enum SceneTarget: Hashable, Sendable, CustomStringConvertible {
+///
+/// Its JSON is the wire's `to`: an instance as its id (`"viewer-2"`), a scene as
+/// `{"scene": id}`.
+public enum SceneTarget: Codable, Hashable, Sendable, CustomStringConvertible {
     /// This instance.
     case instance(InstanceID)
     /// The most recently focused open instance of this scene, or its newest.
@@ -127,6 +130,29 @@ public enum SceneTarget: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .instance(let id): return id.description
         case .scene(let scene): return scene
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case scene }
+
+    /// Reads an instance id, or `{"scene": id}`.
+    public init(from decoder: any Decoder) throws {
+        if let id = try? decoder.singleValueContainer().decode(InstanceID.self) {
+            self = .instance(id)
+            return
+        }
+        self = .scene(try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .scene))
+    }
+
+    /// Writes an instance as its id, a scene as `{"scene": id}`.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .instance(let id):
+            var container = encoder.singleValueContainer()
+            try container.encode(id)
+        case .scene(let scene):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(scene, forKey: .scene)
         }
     }
 }

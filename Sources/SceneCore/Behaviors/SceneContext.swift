@@ -14,11 +14,16 @@ public struct SceneContext<R: Route>: Sendable {
     public let instance: InstanceID
     /// The value it was opened with (per-value scenes), if any.
     public let value: JSONValue?
+    /// The executor of the registry (in a coordinator, its event loop; in a scene process,
+    /// its connection's). A behaviour whose `unownedExecutor` returns it runs beside what
+    /// it talks to: what it asks and what it is asked take no thread switch.
+    public let executor: UnownedSerialExecutor
     let actions: any SceneActions<R>
 
-    package init(instance: InstanceID, value: JSONValue?, actions: any SceneActions<R>) {
+    package init(instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor, actions: any SceneActions<R>) {
         self.instance = instance
         self.value = value
+        self.executor = executor
         self.actions = actions
     }
 
