@@ -1,3 +1,4 @@
+public import SceneCore
 public import SceneJSON
 public import SceneWire
 
@@ -28,5 +29,18 @@ public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     public var reason: ReasonCode? {
         if case .remote(let error) = self { return error.reason }
         return nil
+    }
+
+    /// The same failure as a `SceneError`, as a registry or a behaviour would see it:
+    /// the coordinator's refusal as it sent it; an answer that did not come in time
+    /// `call_timeout`; an answer of the wrong shape `scene_failed`; a connection that cannot
+    /// answer `not_connected`.
+    public var sceneError: SceneError {
+        switch self {
+        case .remote(let error): return error
+        case .timedOut: return .domain(reason: .callTimeout, message: description)
+        case .invalidResponse(let detail): return .sceneFailed(detail)
+        case .cannotConnect, .connectionClosed: return .domain(reason: .notConnected, message: description)
+        }
     }
 }

@@ -147,7 +147,7 @@ final class ProcessHost<R: Route>: Sendable {
 
     /// Takes one message from the coordinator, on the client's loop thread.
     func take(_ message: IncomingMessage, reply: Reply?) {
-        if message.method == SceneMethod.ping {
+        if message.method == CoordinatorMethod.ping {
             reply?(.success(.object([:])))
             return
         }
@@ -167,18 +167,18 @@ final class ProcessHost<R: Route>: Sendable {
 
     private func dispatch(_ message: IncomingMessage, reply: Reply?, to hosted: Hosted) {
         switch message.method {
-        case SceneMethod.close:
+        case CoordinatorMethod.close:
             let force = message.params?["force"] == .bool(true)
             hosted.mailbox.deliver(.close(force: force, reply: { accepted in reply?(.success(["accepted": .bool(accepted)])) }))
-        case SceneMethod.flowChanged:
+        case CoordinatorMethod.flowChanged:
             if let path = try? (message.params?["path"] ?? .array([])).decoded(as: [RouteStep<R>].self) {
                 hosted.mailbox.deliver(.flow(path))
             }
-        case SceneMethod.phaseChanged:
+        case CoordinatorMethod.phaseChanged:
             if let phase = message.params?["phase"]?.stringValue.flatMap(ScenePhase.init(rawValue:)) { tell(hosted, phase) }
-        case SceneMethod.parentDismissed:
+        case CoordinatorMethod.parentDismissed:
             hosted.mailbox.deliver(.parentDismissed)
-        case SceneMethod.decide where reply != nil:
+        case CoordinatorMethod.decide where reply != nil:
             // A route or path this behaviour's routes cannot read is left to the scope rules.
             guard let route = try? (message.params?["route"] ?? .null).decoded(as: R.self),
                 let path = try? (message.params?["path"] ?? .array([])).decoded(as: [RouteStep<R>].self)
@@ -221,17 +221,10 @@ struct ConnectionActions<R: Route>: SceneActions {
         do {
             return try await connection.call(method.rawValue, params: .object(params))
         } catch {
-            throw Self.sceneError(error)
+            throw error.sceneError
         }
     }
 
-    static func sceneError(_ error: ClientError) -> SceneError {
-        switch error {
-        case .remote(let error): return error
-        case .invalidResponse(let detail): return .sceneFailed(detail)
-        default: return .domain(reason: .notConnected, message: error.description)
-        }
-    }
 
     private func encode(_ value: some Encodable) throws(SceneError) -> JSONValue {
         do {

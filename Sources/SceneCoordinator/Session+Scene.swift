@@ -18,9 +18,9 @@ extension Session {
             guard let session = session(id), case .object(var params) = WireCodec.eventParams(event) else { return }
             params["type"] = nil
             params["instance"] = nil
-            session.notify(SceneMethod.flowChanged, params: RawJSON(.object(params)))
+            session.notify(CoordinatorMethod.flowChanged, params: RawJSON(.object(params)))
         case .phaseChanged(let id, let phase):
-            session(id)?.notify(SceneMethod.phaseChanged, params: RawJSON(.object(["phase": .string(phase.rawValue)])))
+            session(id)?.notify(CoordinatorMethod.phaseChanged, params: RawJSON(.object(["phase": .string(phase.rawValue)])))
         default:
             break
         }
@@ -106,27 +106,23 @@ extension Session {
         case .asIs:
             return .success(params)
         case .forbidden:
-            return .failure(forbidden(method, "a scene connection may not call \(method)"))
+            return .failure(.forbidden(method, "a scene connection may not call \(method)"))
         case .eachStep:
             return scopedProgram(params)
         case .own(let key, let refusing):
             guard case .object(var members) = params ?? .object([:]) else { return .success(params) }
             if let refusing, members[refusing] != nil {
-                return .failure(forbidden(method, "\(own) may call \(method) only for its own instance, not with \(refusing)"))
+                return .failure(.forbidden(method, "\(own) may call \(method) only for its own instance, not with \(refusing)"))
             }
             if let given = members[key] {
                 guard given == .string(own) else {
-                    return .failure(forbidden(method, "\(own) may act only for itself, not for \(given.stringValue ?? given.description)"))
+                    return .failure(.forbidden(method, "\(own) may act only for itself, not for \(given.stringValue ?? given.description)"))
                 }
             } else {
                 members[key] = .string(own)
             }
             return .success(.object(members))
         }
-    }
-
-    private func forbidden(_ method: String, _ message: String) -> WireError {
-        .domain(reason: .forbidden, message: message, data: ["method": .string(method)])
     }
 
     // MARK: Requests to the scene

@@ -24,7 +24,7 @@ extension Supervisor {
     /// is alive.
     func ping(_ entry: Supervised, generation: Int) {
         guard let session = entry.session else { return }
-        session.request(SceneMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] answer in
+        session.request(CoordinatorMethod.ping, params: RawJSON(.object([:])), timeout: nil) { [unowned self] answer in
             guard self.isCurrent(entry) else { return }
             // The connection's own end is no answer from the scene.
             let closed: Bool

@@ -15,7 +15,7 @@ extension Supervisor {
             completion(true)
             return
         }
-        session.request(SceneMethod.close, params: RawJSON(WireCodec.json(SceneCloseParams(force: force))), timeout: configuration.closeGrace) { result in
+        session.request(CoordinatorMethod.close, params: RawJSON(WireCodec.json(SceneCloseParams(force: force))), timeout: configuration.closeGrace) { result in
             if case .success(let answer) = result, answer.value["accepted"] == .bool(false), !force {
                 completion(false)
             } else {

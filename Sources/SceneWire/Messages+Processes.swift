@@ -209,7 +209,7 @@ public struct SceneCloseResult: Codable, Hashable, Sendable {
 }
 
 /// What the coordinator sends a scene process: requests it answers, and notifications.
-public enum SceneMethod {
+public enum CoordinatorMethod {
     /// Request `{}`: the heartbeat; any answer, even an error, counts as alive.
     public static let ping = "scene.ping"
     /// Request `{force}`: asks the scene to close; it answers `{accepted}`.

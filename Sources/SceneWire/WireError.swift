@@ -89,9 +89,6 @@ extension ReasonCode {
     public static let unsupportedProtocol: ReasonCode = "unsupported_protocol"
     /// -32600: `hello` after a successful `hello`; the connection stays initialised.
     public static let alreadyInitialized: ReasonCode = "already_initialized"
-    /// A scene connection called a method it may not, or acted for another instance
-    /// (`data.method`).
-    public static let forbidden: ReasonCode = "forbidden"
     /// A connection over the maximum; answered with `id` null, then closed.
     public static let tooManyConnections: ReasonCode = "too_many_connections"
     /// `hello` with a role that is neither `control` nor `scene`; the client may say

@@ -64,10 +64,10 @@ enum SceneCommand {
 
     static func handle(_ message: IncomingMessage, state: State) async -> Result<JSONValue, WireError> {
         let params = message.params ?? .object([:])
-        if message.method == SceneMethod.ping { return .success(.object([:])) }
+        if message.method == CoordinatorMethod.ping { return .success(.object([:])) }
         await state.ready.wait()
         switch message.method {
-        case SceneMethod.close:
+        case CoordinatorMethod.close:
             let force = params["force"] == .bool(true)
             let unsaved = state.unsaved.withLock { $0 }
             if unsaved, !force {
@@ -76,12 +76,12 @@ enum SceneCommand {
             }
             state.log(force ? "closing (forced)" : "closing")
             return .success(WireCodec.json(SceneCloseResult(accepted: true)))
-        case SceneMethod.flowChanged:
+        case CoordinatorMethod.flowChanged:
             let path = params["path"] ?? .array([])
             state.path.withLock { $0 = path }
             state.log("path: \(describe(path))")
             return .success(.null)
-        case SceneMethod.phaseChanged:
+        case CoordinatorMethod.phaseChanged:
             state.log("phase: \(params["phase"]?.stringValue ?? "?")")
             return .success(.null)
         case "title":

@@ -283,7 +283,7 @@ struct SceneProcessTests {
             $0.clock = clock
         }) { harness in
             let puppet = try await harness.puppet { message in
-                if message.method == SceneMethod.ping { try? await Task.sleep(for: .seconds(30)) }
+                if message.method == CoordinatorMethod.ping { try? await Task.sleep(for: .seconds(30)) }
                 return .success([:])
             }
             defer { puppet.scene.close() }
@@ -310,11 +310,11 @@ struct SceneProcessTests {
             defer { puppet.scene.close() }
             _ = try await harness.control.send(.push("page"), to: puppet.id)
             _ = try await harness.control.push("virtual", from: puppet.id)
-            #expect(await eventually { received.methods.contains(SceneMethod.phaseChanged) })
-            let flow = try #require(received.all.first { $0.method == SceneMethod.flowChanged })
+            #expect(await eventually { received.methods.contains(CoordinatorMethod.phaseChanged) })
+            let flow = try #require(received.all.first { $0.method == CoordinatorMethod.flowChanged })
             #expect(flow.params?["path"] == [["type": "push", "route": "page"]])
             #expect(flow.params?["seq"]?.intValue != nil)
-            #expect(received.all.first { $0.method == SceneMethod.phaseChanged }?.params?["phase"] == "background")
+            #expect(received.all.first { $0.method == CoordinatorMethod.phaseChanged }?.params?["phase"] == "background")
         }
     }
 
@@ -329,8 +329,8 @@ struct SceneProcessTests {
             defer { puppet.scene.close() }
             #expect(try await harness.control.callScene(.instance(puppet.id), method: "echo", params: ["n": 7]) == ["n": 7])
             for n in 1...5 { _ = try await harness.control.send(.push(.integer(n)), to: puppet.id) }
-            #expect(await eventually { received.all.filter { $0.method == SceneMethod.flowChanged }.count == 5 })
-            let depths = received.all.filter { $0.method == SceneMethod.flowChanged }.map { $0.params?["path"]?.arrayValue?.count }
+            #expect(await eventually { received.all.filter { $0.method == CoordinatorMethod.flowChanged }.count == 5 })
+            let depths = received.all.filter { $0.method == CoordinatorMethod.flowChanged }.map { $0.params?["path"]?.arrayValue?.count }
             #expect(depths == [1, 2, 3, 4, 5])
         }
     }

@@ -93,6 +93,9 @@ extension ReasonCode {
     public static let notConnected: ReasonCode = "not_connected"
     /// The target of a call did not answer in time.
     public static let callTimeout: ReasonCode = "call_timeout"
+    /// A scene asked for what a scene may not (`focus`), or acted for another instance
+    /// (`data.method`).
+    public static let forbidden: ReasonCode = "forbidden"
     /// A call of a method whose name begins with `scene.` or `flow.`, which the protocol keeps.
     public static let reservedMethod: ReasonCode = "reserved_method"
 }

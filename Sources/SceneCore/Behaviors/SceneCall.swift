@@ -221,6 +221,12 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
         return SceneError(code: -32000, message: message, data: data)
     }
 
+    /// -32000 `forbidden`: a scene asked for `method`, which a scene may not ask (`message`
+    /// says why), or asked it for another instance than its own.
+    public static func forbidden(_ method: String, _ message: String) -> SceneError {
+        .domain(reason: .forbidden, message: message, data: ["method": .string(method)])
+    }
+
     /// -32000 for a registry reason (`not_open`, `unknown_scene`, …).
     public init(_ reason: some CodedReason) {
         var data = reason.fields
