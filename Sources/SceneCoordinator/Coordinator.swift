@@ -173,6 +173,17 @@ public final class Coordinator<R: Route>: Sendable {
         await loop.shutdownGracefully()
     }
 
+    /// Starts a coordinator serving `scenes`, their behaviours beside them (see
+    /// ``start(app:declarations:linkPolicy:immersive:behaviors:closePolicy:configuration:restoring:)``).
+    public static func start(
+        scenes: SceneSet<R>, closePolicy: ClosePolicy? = nil, configuration: CoordinatorConfiguration,
+        restoring snapshot: RegistrySnapshot<R>? = nil
+    ) async throws -> Coordinator<R> {
+        try await start(
+            app: scenes.app, declarations: scenes.declarations, linkPolicy: scenes.linkPolicy, immersive: scenes.immersive,
+            behaviors: scenes.behaviors, closePolicy: closePolicy, configuration: configuration, restoring: snapshot)
+    }
+
     /// Makes a registry for `manifest` whose process-backed scenes this coordinator
     /// spawns and supervises, and whose in-process scenes run the `behaviors` given by
     /// scene id; restores `snapshot` into it when given, and starts serving on the

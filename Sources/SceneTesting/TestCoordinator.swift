@@ -38,8 +38,7 @@ public final class TestCoordinator: Sendable {
     public let socketPath: String
     /// The clock its timers run on.
     public let clock: LoopClock
-    private let manifest: Manifest
-    private let behaviors: [String: SceneBehaviorFactory<JSONValue>]
+    private let scenes: SceneSet<JSONValue>
     private let configuration: CoordinatorConfiguration
     private let connectsControl: Bool
     private let running: Locked<Running>
@@ -71,7 +70,20 @@ public final class TestCoordinator: Sendable {
     /// wait for an event that comes after it.
     public var eventCount: Int { log.count }
 
-    /// Runs `body` against a coordinator serving `manifest` in a fresh temporary folder.
+    /// Runs `body` against a coordinator serving `manifest`, its in-process scenes running
+    /// `behaviors` (see ``run(scenes:clock:keepsState:connectsControl:configure:_:)``).
+    public static func run<T>(
+        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], clock: LoopClock = .system,
+        keepsState: Bool = false, connectsControl: Bool = true,
+        configure: (inout CoordinatorConfiguration) -> Void = { _ in }, _ body: (TestCoordinator) async throws -> T
+    ) async throws -> T {
+        try await run(
+            scenes: SceneSet(manifest, behaviors: behaviors), clock: clock, keepsState: keepsState, connectsControl: connectsControl,
+            configure: configure, body)
+    }
+
+    /// Runs `body` against a coordinator serving `scenes` (their behaviours beside them) in
+    /// a fresh temporary folder.
     ///
     /// - `keepsState`: the coordinator keeps a state file in the folder, so that
     ///   ``restart()`` brings its instances back.
@@ -81,7 +93,7 @@ public final class TestCoordinator: Sendable {
     /// - Afterwards, pass or fail: every client closed, the coordinator stopped, every
     ///   scene process it started ended, the folder removed.
     public static func run<T>(
-        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>] = [:], clock: LoopClock = .system,
+        scenes: SceneSet<JSONValue>, clock: LoopClock = .system,
         keepsState: Bool = false, connectsControl: Bool = true,
         configure: (inout CoordinatorConfiguration) -> Void = { _ in }, _ body: (TestCoordinator) async throws -> T
     ) async throws -> T {
@@ -94,7 +106,7 @@ public final class TestCoordinator: Sendable {
         if keepsState { configuration.stateFile = "\(folder)/state.json" }
         configure(&configuration)
         let harness = try await TestCoordinator(
-            folder: folder, manifest: manifest, behaviors: behaviors, configuration: configuration,
+            folder: folder, scenes: scenes, configuration: configuration,
             connectsControl: connectsControl)
         do {
             let result = try await body(harness)
@@ -107,31 +119,29 @@ public final class TestCoordinator: Sendable {
     }
 
     private init(
-        folder: String, manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>],
-        configuration: CoordinatorConfiguration, connectsControl: Bool
+        folder: String, scenes: SceneSet<JSONValue>, configuration: CoordinatorConfiguration, connectsControl: Bool
     ) async throws {
         self.folder = folder
         self.connectsControl = connectsControl
         self.socketPath = configuration.socketPath
         self.clock = configuration.clock
-        self.manifest = manifest
-        self.behaviors = behaviors
+        self.scenes = scenes
         self.configuration = configuration
         let (coordinator, control) = try await Self.start(
-            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: nil, log: log,
+            scenes: scenes, configuration: configuration, restoring: nil, log: log,
             connectsControl: connectsControl)
         running = Locked(Running(coordinator: coordinator, control: control))
     }
 
     private static func start(
-        manifest: Manifest, behaviors: [String: SceneBehaviorFactory<JSONValue>], configuration: CoordinatorConfiguration,
+        scenes: SceneSet<JSONValue>, configuration: CoordinatorConfiguration,
         restoring snapshot: RegistrySnapshot<JSONValue>?, log: EventLog, connectsControl: Bool
     ) async throws -> (Coordinator<JSONValue>, SceneConnection?) {
         // The log follows the registry itself from before any restored process starts, so
         // it holds every event, a restart's first spawns included.
         let coordinator = try await Coordinator.start(
-            app: manifest.app, declarations: manifest.scenes, linkPolicy: manifest.linkPolicy, immersive: manifest.immersive,
-            behaviors: behaviors, configuration: configuration, restoring: snapshot, observing: { log.follow($0) })
+            app: scenes.app, declarations: scenes.declarations, linkPolicy: scenes.linkPolicy, immersive: scenes.immersive,
+            behaviors: scenes.behaviors, configuration: configuration, restoring: snapshot, observing: { log.follow($0) })
         guard connectsControl else { return (coordinator, nil) }
         do {
             let control = try await SceneConnection.connect(path: configuration.socketPath, client: "test-coordinator", timeout: 60)
@@ -226,7 +236,7 @@ public final class TestCoordinator: Sendable {
         let state = try StateFile.read(path)
         if let state { _ = StateFile.endLeftovers(of: state) }
         let (coordinator, newControl) = try await Self.start(
-            manifest: manifest, behaviors: behaviors, configuration: configuration, restoring: state?.snapshot, log: log,
+            scenes: scenes, configuration: configuration, restoring: state?.snapshot, log: log,
             connectsControl: connectsControl)
         running.withLock {
             $0.coordinator = coordinator

@@ -257,41 +257,41 @@ enum LinkProduct<R: Route>: Sendable {
 /// One scene of an app: what it is, how many instances it may have, and its rules.
 public struct SceneDeclaration<R: Route>: Sendable {
     /// The scene's identifier, unique within the app.
-    public let id: String
+    public internal(set) var id: String
     /// Window, volume or immersive space.
-    public let kind: SceneKind
+    public internal(set) var kind: SceneKind
     /// How many instances it may have.
-    public let instances: InstancePolicy
+    public internal(set) var instances: InstancePolicy
     /// Deep links that land in this scene.
-    public let links: [SceneLinkMapping<R>]
+    public internal(set) var links: [SceneLinkMapping<R>]
     /// How an instance handles routes it is asked to show, in order.
-    public let scope: [ScopeRule<R>]
+    public internal(set) var scope: [ScopeRule<R>]
     /// Which routes that bubble up to the registry this scene takes.
-    public let claims: [SceneClaim<R>]
+    public internal(set) var claims: [SceneClaim<R>]
     /// Whether a registry restore brings its instances back.
-    public let restore: Bool
+    public internal(set) var restore: Bool
     /// Where the code of its instances runs: nowhere (virtual), in this process, or in a
     /// process a coordinator starts.
-    public let hosting: SceneHosting
+    public internal(set) var hosting: SceneHosting
     /// When the code behind an instance is restarted after it ends.
-    public let restart: RestartPolicy
+    public internal(set) var restart: RestartPolicy
     /// Whether the code behind an instance decides route requests at run time, before the
     /// scope rules: an in-process behaviour's ``SceneBehavior/decide(_:path:)``, a process
     /// scene's answer to `scene.decide`. No answer within ``decideTimeout``, or a
     /// malformed one, leaves the decision to ``scope``.
-    public let decides: Bool
+    public internal(set) var decides: Bool
     /// How long a deciding scene has to answer (default 1 s).
-    public let decideTimeout: Duration
+    public internal(set) var decideTimeout: Duration
     /// Whether a call or notification to the scene, when none of its instances is open,
     /// opens one (its usual rules) and is delivered once it is active, as a D-Bus service
     /// is started by its first call.
-    public let activatable: Bool
+    public internal(set) var activatable: Bool
     /// The methods and signals the scene declares; calls and signals outside it are
     /// refused before its code runs (see ``SceneInterface``). Nil: anything goes.
-    public let interface: SceneInterface?
+    public internal(set) var interface: SceneInterface?
     /// A window's default size, how windows and volumes resize and where they appear, the
     /// styles an immersive space may take.
-    public let geometry: SceneGeometry
+    public internal(set) var geometry: SceneGeometry
     /// The scenes that must be open before this one: opening it opens them first, and
     /// dismissing the last instance of one of them dismisses this scene's instances first.
     ///
@@ -299,7 +299,7 @@ public struct SceneDeclaration<R: Route>: Sendable {
     /// would say which value to open it with), with no cycle, and never two immersive
     /// spaces at once (only one is open at a time): a registry or a manifest that breaks
     /// this is refused.
-    public let requires: [String]
+    public internal(set) var requires: [String]
     /// The supervision group the scene belongs to, if any.
     public internal(set) var group: SupervisionGroup?
 
