@@ -4,7 +4,7 @@
 //   swift run mixed-app [--python-scene PATH]
 //
 // `left` and `right` are the same `Notebook` behaviour swift-scene runs in a process of
-// its own; here the manifest says `"in_process": true` and the program registers it. The
+// its own; here the program declares them in Swift with the behaviour beside them. The
 // Python scene cannot tell them from processes, nor they it: a call is a call.
 import Foundation
 import NotebookScene
@@ -12,6 +12,7 @@ import SceneClient
 import SceneCoordinator
 import SceneCore
 import SceneFlow
+import SceneJSON
 
 /// Writes a line at once, so that this program's lines and the Python scene's interleave
 /// as they happen.
@@ -22,14 +23,19 @@ let pythonScene = arguments.firstIndex(of: "--python-scene").flatMap { arguments
     ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("python-scene/scene.py").path
 
-let manifest = try Manifest(json: [
-    "app": "mixed",
-    "scenes": [
-        ["id": "left", "kind": "window", "in_process": true],
-        ["id": "right", "kind": "window", "in_process": true],
-        ["id": "py", "kind": "window", "launch": ["command": ["python3", .string(pythonScene), "--title", "Python (a process)"]]],
-    ],
-])
+/// The app's scenes, each named once.
+enum Mixed {
+    static let left: SceneID<NoValue> = "left"
+    static let right: SceneID<NoValue> = "right"
+    static let python: SceneID<NoValue> = "py"
+}
+
+// `left` and `right` run the notebook in process, beside the coordinator; `py` is a process.
+let scenes = SceneSet(app: "mixed") {
+    Window(Mixed.left) { Notebook(title: "Left (in process)", context: $0) { say("   [left] \($0)") } }
+    Window(Mixed.right) { Notebook(title: "Right (in process)", context: $0) { say("   [right] \($0)") } }
+    Window(Mixed.python).process(LaunchSpec(command: ["python3", pythonScene, "--title", "Python (a process)"]))
+}
 
 // A socket of the program's own choosing, in a folder of its own.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-app-\(getpid())").path
@@ -37,34 +43,27 @@ try FileManager.default.createDirectory(atPath: folder, withIntermediateDirector
 defer { try? FileManager.default.removeItem(atPath: folder) }
 let configuration = CoordinatorConfiguration(socketPath: "\(folder)/mixed.sock")
 
-let coordinator = try await Coordinator.start(
-    manifest: manifest,
-    behaviors: [
-        "left": { Notebook(title: "Left (in process)", context: $0) { say("   [left] \($0)") } },
-        "right": { Notebook(title: "Right (in process)", context: $0) { say("   [right] \($0)") } },
-    ],
-    configuration: configuration)
+let coordinator = try await Coordinator.start(scenes: scenes, configuration: configuration)
 say("coordinator serving \(configuration.socketPath)")
 
 var failed = false
 do {
     let registry = coordinator.registry
-    for scene in ["left", "right", "py"] {
-        let outcome = try await registry.open(scene)
-        say("opened \(outcome.instance.id) (\(registry.hosting(of: outcome.instance.id)?.name ?? "?"))")
+    for scene in [Mixed.left, Mixed.right, Mixed.python] {
+        let opened = try await registry.scenes.open(scene)
+        say("opened \(opened) (\(registry.hosting(of: opened)?.name ?? "?"))")
     }
 
     say("\nleft (in process) → py (a process) → right (in process), from the program itself:")
-    let ring = RelayRequest(to: .scene("py"), method: "relay", params: ["to": ["scene": "right"], "method": "title"])
-    let answer = try await registry.call(SceneCall(method: "relay", params: ScenePayload(ring)), to: .scene("left"))
-    say("answer: \(try answer.json())")
+    let toRight = RelayRequest(to: .scene(Mixed.right.id), method: NotebookMethods.title.name)
+    let ring = RelayRequest(to: .scene(Mixed.python.id), method: NotebookMethods.relay.name, params: try JSONValue.encoded(toRight))
+    say("answer: \(try await registry.scenes.call(NotebookMethods.relay, ring, on: .scene(Mixed.left.id)))")
 
     say("\npy (a process) → left (in process) → py (a process), from a client on the socket:")
     let client = try await SceneConnection.connect(path: configuration.socketPath, client: "mixed-app", timeout: 10)
-    let back = try await client.callScene(
-        .scene("py"), method: "relay",
-        params: ["to": ["scene": "left"], "method": "relay", "params": ["to": ["scene": "py"], "method": "title"]])
-    say("answer: \(back)")
+    let toPython = RelayRequest(to: .scene(Mixed.python.id), method: NotebookMethods.title.name)
+    let back = RelayRequest(to: .scene(Mixed.left.id), method: NotebookMethods.relay.name, params: try JSONValue.encoded(toPython))
+    say("answer: \(try await client.scenes.call(NotebookMethods.relay, back, on: .scene(Mixed.python.id)))")
     client.close()
 } catch {
     say("failed: \(error)")
