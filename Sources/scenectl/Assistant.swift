@@ -14,10 +14,12 @@ actor Assistant: SceneBehavior {
         self.context = context
     }
 
-    /// The assistant's manifest entry: in process, single, activatable, with its interface.
-    static let declaration: JSONValue = [
-        "id": "assistant", "kind": "window", "instances": "single", "in_process": true, "activatable": true,
-        "interface": [
+    /// The assistant's scene.
+    static let scene: SceneID<NoValue> = "assistant"
+
+    /// What the assistant serves: `title`, `greet`, and the signal `greeted`.
+    static let interface: SceneInterface = {
+        let json: JSONValue = [
             "methods": [
                 "title": ["result": ["type": "object", "properties": ["title": ["type": "string"]]]],
                 "greet": [
@@ -28,20 +30,40 @@ actor Assistant: SceneBehavior {
             "signals": [
                 "greeted": ["payload": ["type": "object", "properties": ["name": ["type": "string"], "count": ["type": "integer"]], "required": ["name", "count"]]]
             ],
-        ],
-    ]
+        ]
+        // A schema written here and tested with the demo: it always reads.
+        return try! SceneInterface(json: json)
+    }()
+
+    /// The assistant's title, as `title` answers it.
+    struct Title: Codable, Sendable { var title: String }
+    /// Whom `greet` greets (`you` when nobody is named).
+    struct Greet: Codable, Sendable { var name: String? }
+    /// A greeting, and how many there have been.
+    struct Greeting: Codable, Sendable {
+        var greeting: String
+        var greeted: Int
+    }
+    /// The payload of the signal `greeted`.
+    struct Greeted: Codable, Sendable {
+        var name: String
+        var count: Int
+    }
+
+    static let title: SceneMethod<NoValue, Title> = "title"
+    static let greet: SceneMethod<Greet, Greeting> = "greet"
+    static let greetedSignal = "greeted"
 
     func answer(_ call: SceneCall) async throws -> ScenePayload {
-        switch call.method {
-        case "title":
-            return ScenePayload(json: ["title": "Assistant (in process)"])
-        case "greet":
-            greeted += 1
-            let name = try call.params.json()["name"]?.stringValue ?? "you"
-            try await context.emit("greeted", payload: ["name": .string(name), "count": .integer(greeted)])
-            return ScenePayload(json: ["greeting": .string("hello, \(name)"), "greeted": .integer(greeted)])
-        default:
-            throw SceneError.methodNotFound(call.method)
+        if try call.params(of: Self.title) != nil {
+            return Self.title.answer(Title(title: "Assistant (in process)"))
         }
+        if let greet = try call.params(of: Self.greet) {
+            greeted += 1
+            let name = greet.name ?? "you"
+            try await context.emit(Self.greetedSignal, with: Greeted(name: name, count: greeted))
+            return Self.greet.answer(Greeting(greeting: "hello, \(name)", greeted: greeted))
+        }
+        throw SceneError.methodNotFound(call.method)
     }
 }

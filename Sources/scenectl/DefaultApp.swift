@@ -27,22 +27,26 @@ enum DefaultApp {
         return (try? Manifest(json: .object(root))) ?? Manifest.demo
     }
 
-    /// The demo's manifest: ``manifest(arguments:)`` and one scene that runs in process, in
-    /// `scenectl` itself (``Assistant``).
-    static func demoManifest(arguments: [String] = []) -> Manifest {
-        let base = manifest(arguments: arguments)
-        guard case .object(var root) = base.json, case .array(var scenes)? = root["scenes"] else { return base }
-        scenes.append(Assistant.declaration)
-        root["scenes"] = .array(scenes)
-        // main and notes restart together (the demo's last step kills main's process). A
-        // roomy intensity: on a loaded machine missed heartbeats restart processes too, and
-        // each restart of one restarts the other.
-        root["groups"] = [["id": "desk", "strategy": "one_for_all", "scenes": ["main", "notes"], "maxRestarts": 20, "withinSeconds": 60]]
-        return (try? Manifest(json: .object(root))) ?? base
+    /// The demo, declared in Swift: ``SceneSet/demo``'s scenes, each a process of this
+    /// executable (`arguments` added to each command), and one scene that runs in process,
+    /// in `scenectl` itself (``Assistant``). `main` and `notes` restart together (the
+    /// demo's last step kills main's process), with a roomy intensity: on a loaded machine
+    /// missed heartbeats restart processes too, and each restart of one restarts the other.
+    static func demoScenes(arguments: [String] = []) -> SceneSet<JSONValue> {
+        let demo = SceneSet<JSONValue>.demo
+        let desk = SupervisionGroup(
+            id: "desk", strategy: .oneForAll, scenes: [DemoScenes.main.id, DemoScenes.notes.id], maxRestarts: 20, withinSeconds: 60)
+        return SceneSet(app: demo.app, links: demo.linkPolicy, immersive: demo.immersive) {
+            for entry in demo.entries {
+                let id = entry.declaration.id
+                let process = entry.process(LaunchSpec(command: [executable, "scene", "--title", title(of: id)] + arguments))
+                if desk.scenes.contains(id) { process.group(desk) } else { process }
+            }
+            Window(Assistant.scene, instances: .single) { Assistant(context: $0) }
+                .activatable()
+                .interface(Assistant.interface)
+        }
     }
-
-    /// The behaviours of the demo's in-process scenes.
-    static let demoBehaviors: [String: SceneBehaviorFactory<JSONValue>] = ["assistant": { Assistant(context: $0) }]
 
     private static func title(of scene: String) -> String {
         switch scene {

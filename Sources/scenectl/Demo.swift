@@ -29,9 +29,7 @@ enum Demo {
         configuration.heartbeatInterval = .seconds(1)
         let coordinator: Coordinator<JSONValue>
         do {
-            coordinator = try await Coordinator.start(
-                manifest: DefaultApp.demoManifest(arguments: ["--quiet"]), behaviors: DefaultApp.demoBehaviors,
-                configuration: configuration)
+            coordinator = try await Coordinator.start(scenes: DefaultApp.demoScenes(arguments: ["--quiet"]), configuration: configuration)
         } catch {
             standardError("scenectl: cannot start the demo coordinator: \(error)")
             return .failure

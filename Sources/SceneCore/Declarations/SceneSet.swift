@@ -5,7 +5,12 @@ public import SceneLinks
 
 /// One scene of a ``SceneSet``: its declaration, and the behaviour of its instances when
 /// they run in process.
-public struct SceneEntry<R: Route>: Sendable {
+public struct SceneEntry<R: Route>: SceneContent, Sendable {
+    /// The entry itself.
+    public var entry: SceneEntry<R> {
+        get { self }
+        set { self = newValue }
+    }
     /// What the scene is and its rules.
     public internal(set) var declaration: SceneDeclaration<R>
     /// What makes the behaviour of each instance, for a scene that runs in process.
@@ -13,7 +18,7 @@ public struct SceneEntry<R: Route>: Sendable {
 }
 
 /// A scene declared in Swift: a ``Window``, a ``Volume`` or an ``ImmersiveSpace``, with its
-/// modifiers.
+/// modifiers (a ``SceneEntry`` too, so that a set made from another can change its scenes).
 public protocol SceneContent<R> {
     /// What the scene's navigation steps show.
     associatedtype R: Route
