@@ -50,8 +50,8 @@ extension SceneConnection {
 
     /// `scene.phase`: reports a phase (a scene connection reports its own).
     @discardableResult
-    public func reportPhase(_ phase: String, instance: String? = nil) async throws(ClientError) -> InstanceObject {
-        var params: [String: JSONValue] = ["phase": .string(phase)]
+    public func reportPhase(_ phase: ScenePhase, instance: String? = nil) async throws(ClientError) -> InstanceObject {
+        var params: [String: JSONValue] = ["phase": .string(phase.rawValue)]
         if let instance { params["instance"] = .string(instance) }
         let result = try await call(WireMethod.scenePhase.rawValue, params: .object(params))
         do {
@@ -121,8 +121,16 @@ extension SceneConnection {
     /// first step that fails ends it: the error is that step's, with `data.step` (its
     /// index) and `data.results` (the results before it); the steps before it stay applied.
     @discardableResult
-    public func program(_ steps: [JSONValue]) async throws(ClientError) -> ProgramResult {
-        try await call(WireCalls.sceneProgram, ProgramParams(steps: steps))
+    public func program(_ steps: [ProgramStep<JSONValue>]) async throws(ClientError) -> ProgramResult {
+        var json: [JSONValue] = []
+        for step in steps {
+            do {
+                json.append(try step.json())
+            } catch {
+                throw .remote(error)
+            }
+        }
+        return try await call(WireCalls.sceneProgram, ProgramParams(steps: json))
     }
 
     /// `scene.present`: opens `scene` from instance `from` and waits until the presented
@@ -150,8 +158,8 @@ extension SceneConnection {
     /// `immersive.style`: changes the open immersive space's style to one its scene
     /// declares (`style_not_allowed` otherwise; `not_open` when none is open).
     @discardableResult
-    public func setImmersiveStyle(_ style: String) async throws(ClientError) -> InstanceObject {
-        try await call(WireCalls.immersiveStyle, ImmersiveStyleParams(style: style)).instance
+    public func setImmersiveStyle(_ style: ImmersionStyle) async throws(ClientError) -> InstanceObject {
+        try await call(WireCalls.immersiveStyle, ImmersiveStyleParams(style: style.rawValue)).instance
     }
 
     /// `scene.restart`: restarts the process (or in-process behaviour) behind `instance`

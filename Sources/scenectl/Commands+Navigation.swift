@@ -78,7 +78,8 @@ extension Commands {
         ) { arguments throws(UsageError) in
             let steps = try readProgram(arguments.positionals[0])
             return ControlPlan { connection, json throws(ClientError) in
-                let result = try await connection.program(steps)
+                // The steps go as they were written: the coordinator reads and checks them.
+                let result = try await connection.call(WireCalls.sceneProgram, ProgramParams(steps: steps))
                 if json {
                     printJSON(result)
                 } else {

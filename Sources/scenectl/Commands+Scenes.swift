@@ -1,4 +1,5 @@
 import SceneClient
+import SceneCore
 import SceneWire
 
 // Opening, pushing, dismissing and focusing scenes, and the immersive space.
@@ -71,10 +72,11 @@ extension Commands {
             "immersive-style", "change the open immersive space's style to one its scene declares",
             arguments: [.required("mixed|progressive|full", .choice(["mixed", "progressive", "full"]))]
         ) { arguments throws(UsageError) in
-            let style = arguments.positionals[0]
+            // The choice was checked: it is a style.
+            let style = ImmersionStyle(rawValue: arguments.positionals[0]) ?? .mixed
             return ControlPlan { connection, json throws(ClientError) in
                 let instance = try await connection.setImmersiveStyle(style)
-                Control.show(instance, json: json, "\(instance.id) is now \(instance.style ?? style)")
+                Control.show(instance, json: json, "\(instance.id) is now \(instance.style ?? style.rawValue)")
             }
         },
     ]

@@ -1,4 +1,5 @@
 import SceneClient
+import SceneCore
 import SceneJSON
 import SceneTesting
 import SceneWire
@@ -9,10 +10,7 @@ struct ProgramWireTests {
     @Test("a program waits for a step's scene process to start, then runs the steps after it")
     func waitsForProcess() async throws {
         try await withProcesses { harness in
-            let result = try await harness.control.program([
-                ["method": "scene.open", "params": ["scene": "ctl"]],
-                ["method": "flow.send", "params": ["instance": "$0", "intent": ["type": "push", "route": "page"]]],
-            ])
+            let result = try await harness.control.program([.open(scene: "ctl", value: nil), .send(.push("page"), to: .step(0))])
             #expect(result.completed == 2)
             #expect(result.results[0]["instance"]?["phase"] == "active")
             #expect(result.results[1]["path"] == [["type": "push", "route": "page"]])
@@ -23,10 +21,7 @@ struct ProgramWireTests {
     func failureData() async throws {
         try await withProcesses { harness in
             do {
-                try await harness.control.program([
-                    ["method": "scene.open", "params": ["scene": "virtual"]],
-                    ["method": "scene.open", "params": ["scene": "nope"]],
-                ])
+                try await harness.control.program([.open(scene: "virtual", value: nil), .open(scene: "nope", value: nil)])
                 Issue.record("the program must fail at step 1")
             } catch let error as ClientError {
                 guard case .remote(let wire) = error else { throw error }
@@ -43,14 +38,13 @@ struct ProgramWireTests {
         try await withProcesses { harness in
             let puppet = try await harness.puppet()
             defer { puppet.scene.close() }
-            let own = try await puppet.scene.program([["method": "flow.send", "params": ["intent": ["type": "push", "route": "a"]]]])
+            // Written as JSON: a step that leaves out its instance, which a scene's own is.
+            let own = try await puppet.scene.call(
+                WireCalls.sceneProgram, ProgramParams(steps: [["method": "flow.send", "params": ["intent": ["type": "push", "route": "a"]]]]))
             #expect(own.results[0]["path"] == [["type": "push", "route": "a"]])
             #expect(await refusal {
-                try await puppet.scene.program([
-                    ["method": "scene.open", "params": ["scene": "virtual"]],
-                    ["method": "scene.focus", "params": ["instance": "$0"]],
-                ])
-            } == "forbidden")
+                try await puppet.scene.program([.open(scene: "virtual", value: nil), .focus(.step(0))])
+            } == .forbidden)
             #expect(try await harness.instance("virtual-1") == nil)
         }
     }

@@ -173,7 +173,7 @@ struct SceneProcessTests {
             // Its own instance, named or not.
             #expect(try await scene.call("flow.send", params: ["intent": ["type": "push", "route": "a"]])["path"] == [["type": "push", "route": "a"]])
             #expect(try await scene.send(.push("b"), to: puppet.id).path.count == 2)
-            #expect(try await scene.reportPhase("inactive").phase == "inactive")
+            #expect(try await scene.reportPhase(.inactive).phase == "inactive")
             // Anything else is forbidden.
             #expect(await refusal { try await scene.send(.push("x"), to: "virtual-1") } == .forbidden)
             #expect(await refusal { try await scene.route(["screen": "x"], from: "virtual-1") } == .forbidden)

@@ -254,3 +254,19 @@ struct SessionOpeningRules {
         #expect(invalid.savedPlan == nil)
     }
 }
+
+@Suite("A program step written as JSON reads back as itself")
+struct ProgramStepJSONTests {
+    @Test(
+        "every kind of step, with ids and $k references",
+        arguments: [
+            ProgramStep<JSONValue>.open(scene: "viewer", value: "7"), .open(scene: "main", value: nil),
+            .push(scene: "notes", value: nil, from: .step(0)), .focus(.id(InstanceID("main-1")!)),
+            .dismiss(.step(1), force: true), .dismissScene("viewer", value: "7", force: false), .dismissImmersive,
+            .route(["screen": "globe"], from: .id(InstanceID("main-1")!)), .send(.push("a"), to: .step(0)),
+            .apply([.push("a"), .sheet("b")], to: .step(0)), .link("demo://demo.example/viewer/7"),
+        ])
+    func roundTrip(step: ProgramStep<JSONValue>) throws {
+        #expect(try ProgramStep<JSONValue>(json: step.json(), at: 0) == step)
+    }
+}

@@ -100,6 +100,47 @@ extension ProgramStep {
         }
     }
 
+    /// The step as a program's JSON carries it: `{"method", "params"}`, `$k` for a
+    /// reference to step `k` (the inverse of ``init(json:at:)``).
+    ///
+    /// - Throws: `scene_failed` when a route cannot be JSON (a non-finite number).
+    public func json() throws(SceneError) -> JSONValue {
+        func ref(_ ref: InstanceRef) -> JSONValue {
+            switch ref {
+            case .id(let id): return .string(id.description)
+            case .step(let k): return .string("$\(k)")
+            }
+        }
+        func encoded(_ value: some Encodable & Sendable) throws(SceneError) -> JSONValue { try ScenePayload(value).json() }
+        var params: [String: JSONValue] = [:]
+        switch self {
+        case .open(let scene, let value):
+            params = ["scene": .string(scene)]
+            params["value"] = value
+        case .push(let scene, let value, let from):
+            params = ["scene": .string(scene), "from": ref(from)]
+            params["value"] = value
+        case .focus(let instance):
+            params = ["instance": ref(instance)]
+        case .dismiss(let instance, let force):
+            params = ["instance": ref(instance), "force": .bool(force)]
+        case .dismissScene(let scene, let value, let force):
+            params = ["scene": .string(scene), "force": .bool(force)]
+            params["value"] = value
+        case .dismissImmersive:
+            break
+        case .route(let route, let from):
+            params = ["route": try encoded(route), "from": ref(from)]
+        case .send(let intent, let instance):
+            params = ["intent": try encoded(intent), "instance": ref(instance)]
+        case .apply(let steps, let instance):
+            params = ["plan": try encoded(steps), "instance": ref(instance)]
+        case .link(let url):
+            params = ["url": .string(url)]
+        }
+        return ["method": .string(method), "params": .object(params)]
+    }
+
     /// Reads a whole program's steps and checks their references: a step that is not a
     /// step, or a `$k` that is not an earlier step or names one whose result has no
     /// instance, is an error before anything runs.
