@@ -1,4 +1,4 @@
-package import SceneCore
+public import SceneCore
 public import SceneJSON
 import SceneWire
 
@@ -8,6 +8,20 @@ public struct WireEvent: Hashable, Sendable {
     public let seq: UInt64
     /// `scene.opened`, `flow.changed`, …
     public let type: String
+
+    /// What kind of event it is; nil for a type this client does not know (a newer
+    /// coordinator's).
+    public var kind: EventKind? { EventKind(rawValue: type) }
+
+    /// The instance it concerns, when it names one (`params.instance`, an id or an
+    /// instance object).
+    public var instance: InstanceID? {
+        switch params["instance"] {
+        case .string(let id)?: return InstanceID(id)
+        case .object(let object)?: return object["id"]?.stringValue.flatMap(InstanceID.init)
+        default: return nil
+        }
+    }
     /// Every member of the notification's params, `seq` and `type` included.
     public let params: JSONValue
 

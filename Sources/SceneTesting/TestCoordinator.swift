@@ -28,7 +28,7 @@ import SceneWire
 ///     let notes = try await coordinator.control.open("notes").instance.id
 ///     try await coordinator.waitUntilActive(notes)
 ///     try coordinator.kill(notes)
-///     _ = try await coordinator.event { $0.type == "scene.restarted" }
+///     _ = try await coordinator.event { $0.kind == .restarted }
 /// }
 /// ```
 public final class TestCoordinator: Sendable {
@@ -193,7 +193,7 @@ public final class TestCoordinator: Sendable {
 
     /// The pid of the newest process started for instance `id`, if one was.
     public func pid(of id: String) -> Int32? {
-        log.all.last { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }
+        log.all.last { $0.kind == .spawned && $0.params["instance"] == .string(id) }
             .flatMap { $0.params["pid"]?.intValue }.flatMap { Int32(exactly: $0) }
     }
 

@@ -253,7 +253,7 @@ enum Demo {
         init(_ events: EventStream<WireEvent>) {
             let pids = self.pids
             reader = Task {
-                for await event in events where event.type == "scene.spawned" {
+                for await event in events where event.kind == .spawned {
                     guard let id = event.params["instance"]?.stringValue, let pid = event.params["pid"]?.intValue else { continue }
                     pids.byInstance.withLock { $0[id] = Int32(pid) }
                 }

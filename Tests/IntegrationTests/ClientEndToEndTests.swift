@@ -139,7 +139,7 @@ struct ClientEndToEndTests {
             _ = try await client.send(.push("x"), to: "notes-1")
             var iterator = events.makeAsyncIterator()
             let first = await iterator.next()
-            #expect(first?.type == "flow.changed")
+            #expect(first?.kind == .flowChanged)
         }
     }
 

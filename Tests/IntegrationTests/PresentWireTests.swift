@@ -22,9 +22,9 @@ struct PresentWireTests {
             let result = try await presenting.value
             #expect(result.instance.id == puppet.id)
             #expect(result.result == ["picked": "blue"])
-            let finished = await harness.events.wait { $0.type == "scene.finished" }
+            let finished = await harness.events.wait { $0.kind == .finished }
             #expect(finished?.params["result"] == ["picked": "blue"])
-            #expect(await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(puppet.id) } != nil)
+            #expect(await harness.events.wait { $0.kind == .dismissed && $0.params["instance"] == .string(puppet.id) } != nil)
         }
     }
 
@@ -42,7 +42,7 @@ struct PresentWireTests {
             defer { puppet.scene.close() }
             _ = try await control.dismiss(instance: "virtual-1")
             #expect(await refusal { _ = try await presenting.value } == .parentDismissed)
-            #expect(await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(puppet.id) }?.params["reason"] == "parent_dismissed")
+            #expect(await harness.events.wait { $0.kind == .dismissed && $0.params["instance"] == .string(puppet.id) }?.params["reason"] == "parent_dismissed")
             #expect(told.withLock { $0 })
         }
     }

@@ -106,13 +106,13 @@ final class ProcessHarness: Sendable {
     private func puppet(
         of scene: String, opening: Bool, connect: (_ path: String, _ token: String) async throws -> SceneConnection
     ) async throws -> (id: String, pid: Int32, scene: SceneConnection) {
-        let before = Set(events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
+        let before = Set(events.all.filter { $0.kind == .spawned }.compactMap { $0.params["pid"]?.intValue })
         let control = self.control
         let open = opening ? Task { try await control.open(scene) } : nil
         var spawned: WireEvent?
         _ = await eventually {
             spawned = events.all.last { event in
-                guard event.type == "scene.spawned", event.params["instance"]?.stringValue?.hasPrefix("\(scene)-") == true else { return false }
+                guard event.kind == .spawned, event.params["instance"]?.stringValue?.hasPrefix("\(scene)-") == true else { return false }
                 return !opening || !before.contains(event.params["pid"]?.intValue ?? -1)
             }
             return spawned != nil
@@ -153,7 +153,7 @@ func withProcesses<T>(
         configuration.terminateGrace = .milliseconds(500)
         configure(&configuration)
     }) { test in
-        defer { spawned = test.events.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue }.map(Int32.init) }
+        defer { spawned = test.events.filter { $0.kind == .spawned }.compactMap { $0.params["pid"]?.intValue }.map(Int32.init) }
         return try await body(ProcessHarness(test))
     }
     // A coordinator that stops ends every scene process (and reaps it) before it returns.

@@ -107,6 +107,7 @@ struct ProtocolVectorTests {
     func specCoversCode() throws {
         let spec = try String(contentsOf: protocolsFolder.appendingPathComponent("scene-protocol-v1.md"), encoding: .utf8)
         for method in WireMethod.allCases { #expect(spec.contains("`\(method.rawValue)`"), "\(method.rawValue)") }
+        for kind in EventKind.allCases { #expect(spec.contains("`\(kind.rawValue)`"), "\(kind.rawValue)") }
         let instance = InstanceID(scene: "a", number: 1)
         let registryReasons: [RegistryRejection] = [
             .unknownScene(""), .notOpen(""), .instanceNotOpen(instance), .instanceLimitReached(scene: "", max: 1), .valueRequired(scene: ""),

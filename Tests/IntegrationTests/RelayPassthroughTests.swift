@@ -13,11 +13,11 @@ struct RelayPassthroughTests {
         try await withProcesses { harness in
             // The puppet's process only sleeps: this test says hello with its token, as raw frames.
             let control = harness.control
-            let before = Set(harness.events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
+            let before = Set(harness.events.all.filter { $0.kind == .spawned }.compactMap { $0.params["pid"]?.intValue })
             let opening = Task { try await control.open("puppet") }
             var pid: Int?
             _ = await eventually {
-                pid = harness.events.all.last { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }?
+                pid = harness.events.all.last { $0.kind == .spawned && !before.contains($0.params["pid"]?.intValue ?? -1) }?
                     .params["pid"]?.intValue
                 return pid != nil
             }

@@ -27,7 +27,7 @@ struct RequirementWireTests {
             let gone = try await puppet.scene.dismiss(instance: puppet.id, force: true)
             #expect(gone == [dependent, puppet.id])
             // The events reach the harness through a subscription: waited for, not read at once.
-            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(dependent) }
+            let dismissed = await harness.events.wait { $0.kind == .dismissed && $0.params["instance"] == .string(dependent) }
             #expect(dismissed?.params["reason"] == "requirement_dismissed")
         }
     }

@@ -23,7 +23,7 @@ struct RestartTests {
             #expect(answered.id == id)
             let new = try await harness.newPid(of: id, other: old)
             #expect(new != old)
-            #expect(await harness.events.wait { $0.type == "scene.restarted" && $0.params["instance"] == .string(id) } != nil)
+            #expect(await harness.events.wait { $0.kind == .restarted && $0.params["instance"] == .string(id) } != nil)
             #expect(await eventually { kill(old, 0) != 0 })
             let path = try await harness.control.callScene(.instance(id), method: "path")
             #expect(path["path"] == [["type": "push", "route": ["screen": "draft"]]])
@@ -74,14 +74,14 @@ extension RestartTests {
             let id = try await harness.control.open("backing").instance.id
             var pid = try #require(harness.pid(of: id))
             for wait in [2000, 4000] {
-                let spawnsBefore = harness.events.all.filter { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }.count
+                let spawnsBefore = harness.events.all.filter { $0.kind == .spawned && $0.params["instance"] == .string(id) }.count
                 kill(pid, SIGKILL)
-                _ = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(id) }
+                _ = await harness.events.wait { $0.kind == .disconnected && $0.params["instance"] == .string(id) }
                 #expect(try await eventually { try await harness.instance(id)?.phase == "disconnected" })
                 await clock.advance(by: .milliseconds(wait - 1))
                 // Asked after the advance, on the same loop: no new process yet.
                 #expect(try await harness.instance(id)?.phase == "disconnected")
-                #expect(harness.events.all.filter { $0.type == "scene.spawned" && $0.params["instance"] == .string(id) }.count == spawnsBefore)
+                #expect(harness.events.all.filter { $0.kind == .spawned && $0.params["instance"] == .string(id) }.count == spawnsBefore)
                 await clock.advance(by: .milliseconds(1))
                 pid = try await harness.newPid(of: id, other: pid)
                 #expect(try await eventually { try await harness.instance(id)?.phase == "active" })
@@ -135,7 +135,7 @@ extension RestartTests {
             #expect(try await eventually { try await harness.control.state().instances.allSatisfy { !$0.scene.hasPrefix("g") } })
             // The events reach the harness through a subscription: waited for, not read at once.
             #expect(await eventually {
-                harness.events.all.filter { $0.type == "scene.dismissed" && $0.params["reason"] == "restart_intensity" }.count == 3
+                harness.events.all.filter { $0.kind == .dismissed && $0.params["reason"] == "restart_intensity" }.count == 3
             })
         }
     }

@@ -21,8 +21,8 @@ extension SceneProcessTests {
             _ = try await puppet.scene.send(.push("mine"), to: puppet.id)
             _ = try await harness.control.send(.sheet("theirs"), to: puppet.id)
             // The harness's log follows the registry's events as they are delivered to it.
-            _ = await harness.events.wait { $0.type == "flow.changed" && $0.params["cause"]?["by"] == "control" }
-            let changes = harness.events.all.filter { $0.type == "flow.changed" }.map { $0.params["cause"] }
+            _ = await harness.events.wait { $0.kind == .flowChanged && $0.params["cause"]?["by"] == "control" }
+            let changes = harness.events.all.filter { $0.kind == .flowChanged }.map { $0.params["cause"] }
             #expect(changes == [["by": "scene", "intent": "push"], ["by": "control", "intent": "sheet"]])
         }
     }

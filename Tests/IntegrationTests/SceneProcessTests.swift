@@ -37,9 +37,9 @@ struct SceneProcessTests {
             _ = try await harness.control.send(.push(["screen": "draft", "n": 7]), to: id)
             let first = try await harness.newPid(of: id)
             #expect(kill(first, SIGKILL) == 0)
-            let disconnected = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(id) }
+            let disconnected = await harness.events.wait { $0.kind == .disconnected && $0.params["instance"] == .string(id) }
             #expect(disconnected?.params["signal"] == .integer(Int(SIGKILL)))
-            let restarted = await harness.events.wait { $0.type == "scene.restarted" && $0.params["instance"] == .string(id) }
+            let restarted = await harness.events.wait { $0.kind == .restarted && $0.params["instance"] == .string(id) }
             #expect(restarted != nil)
             let second = try await harness.newPid(of: id, other: first)
             #expect(second != first)
@@ -59,16 +59,16 @@ struct SceneProcessTests {
             for round in 1...3 {
                 if round > 1 {
                     _ = await harness.events.wait { event in
-                        event.type == "scene.restarted" && event.params["instance"] == .string(id)
-                            && harness.events.all.filter { $0.type == "scene.restarted" }.count >= round - 1
+                        event.kind == .restarted && event.params["instance"] == .string(id)
+                            && harness.events.all.filter { $0.kind == .restarted }.count >= round - 1
                     }
                     pid = try await harness.newPid(of: id, other: pid)
                 }
                 kill(pid, SIGKILL)
             }
-            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(id) }
+            let dismissed = await harness.events.wait { $0.kind == .dismissed && $0.params["instance"] == .string(id) }
             #expect(dismissed?.params["reason"] == "restart_intensity")
-            #expect(harness.events.all.filter { $0.type == "scene.restarted" }.count == 2)
+            #expect(harness.events.all.filter { $0.kind == .restarted }.count == 2)
             #expect(try await harness.instance(id) == nil)
         }
     }
@@ -78,9 +78,9 @@ struct SceneProcessTests {
         try await withProcesses { harness in
             let id = try await harness.control.open("temp").instance.id
             kill(try await harness.newPid(of: id), SIGKILL)
-            let dismissed = await harness.events.wait { $0.type == "scene.dismissed" && $0.params["instance"] == .string(id) }
+            let dismissed = await harness.events.wait { $0.kind == .dismissed && $0.params["instance"] == .string(id) }
             #expect(dismissed?.params["reason"] == "process_exited")
-            #expect(!harness.events.all.contains { $0.type == "scene.restarted" })
+            #expect(!harness.events.all.contains { $0.kind == .restarted })
         }
     }
 
@@ -97,7 +97,7 @@ struct SceneProcessTests {
             #expect(try await harness.control.dismiss(instance: id, force: true) == [id])
             // The process closes and exits on its own once its connection closes.
             #expect(await eventually { kill(pid, 0) != 0 })
-            #expect(!harness.events.all.contains { $0.type == "scene.restarted" })
+            #expect(!harness.events.all.contains { $0.kind == .restarted })
         }
     }
 
@@ -121,7 +121,7 @@ struct SceneProcessTests {
             let opener = try await SceneConnection.connect(path: harness.path, client: "opener", timeout: 20)
             defer { opener.close() }
             let opening = Task { try await opener.open("mute") }
-            _ = await harness.events.wait { $0.type == "scene.spawned" && $0.params["instance"] == "mute-1" }
+            _ = await harness.events.wait { $0.kind == .spawned && $0.params["instance"] == "mute-1" }
             // Its declaration's launch timeout is 1 s.
             await clock.advance(by: .milliseconds(999))
             // Asked after the advance, on the same loop: still opening, not timed out.
@@ -291,7 +291,7 @@ struct SceneProcessTests {
             for _ in 0..<3 { await clock.advance(by: .seconds(5)) }
             #expect(try await harness.instance(puppet.id)?.phase == "active")
             await clock.advance(by: .seconds(5))
-            let disconnected = await harness.events.wait { $0.type == "scene.disconnected" && $0.params["instance"] == .string(puppet.id) }
+            let disconnected = await harness.events.wait { $0.kind == .disconnected && $0.params["instance"] == .string(puppet.id) }
             #expect(disconnected?.params["signal"] == .integer(Int(SIGKILL)))
             #expect(kill(puppet.pid, 0) != 0)
             _ = try await harness.newPid(of: puppet.id, other: puppet.pid)
@@ -341,9 +341,9 @@ struct SceneProcessTests {
             _ = try await harness.control.open("virtual")
             let client = try RawClient(path: harness.path)
             try await client.hello()
-            let before = Set(harness.events.all.filter { $0.type == "scene.spawned" }.compactMap { $0.params["pid"]?.intValue })
+            let before = Set(harness.events.all.filter { $0.kind == .spawned }.compactMap { $0.params["pid"]?.intValue })
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":1,"method":"scene.open","params":{"scene":"puppet"}}"#)
-            let spawned = await harness.events.wait { $0.type == "scene.spawned" && !before.contains($0.params["pid"]?.intValue ?? -1) }
+            let spawned = await harness.events.wait { $0.kind == .spawned && !before.contains($0.params["pid"]?.intValue ?? -1) }
             let pid = Int32(try #require(spawned?.params["pid"]?.intValue))
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":4,"method":"scene.focus","params":{}}"#)
             try await client.writeFrame(#"{"jsonrpc":"2.0","id":2,"method":"flow.send","params":{"instance":"virtual-1","intent":{"type":"push","route":"a"}}}"#)

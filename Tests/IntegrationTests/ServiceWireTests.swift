@@ -58,8 +58,8 @@ struct ServiceWireTests {
             #expect(one["title"] == "Service" && two["title"] == "Service")
             let instances = try await harness.control.state().instances
             // The events reach the harness through a subscription: the first is waited for.
-            _ = await harness.events.wait { $0.type == "scene.opened" && $0.params["instance"]?["scene"] == "pysvc" }
-            let opened = harness.events.all.filter { $0.type == "scene.opened" && $0.params["instance"]?["scene"] == "pysvc" }
+            _ = await harness.events.wait { $0.kind == .opened && $0.params["instance"]?["scene"] == "pysvc" }
+            let opened = harness.events.all.filter { $0.kind == .opened && $0.params["instance"]?["scene"] == "pysvc" }
             #expect(opened.count == 1)
             #expect(instances.filter { $0.scene == "pysvc" }.count == 1)
         }
@@ -127,7 +127,7 @@ struct ServiceWireTests {
         try await withProcesses { harness in
             let id = try await harness.control.open("py").instance.id
             _ = try await harness.control.callScene(.instance(id), method: "save")
-            let event = await harness.events.wait { $0.type == "signal.emitted" && $0.params["instance"] == .string(id) }
+            let event = await harness.events.wait { $0.kind == .signalEmitted && $0.params["instance"] == .string(id) }
             #expect(event?.signal?.signal == "saved")
             #expect(event?.signal?.payload == ["title": "Python"])
         }

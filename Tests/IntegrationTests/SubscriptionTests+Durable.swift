@@ -38,11 +38,11 @@ extension SubscriptionTests {
             var received: [WireEvent] = []
             for await event in events {
                 received.append(event)
-                if event.seq >= answered, event.type == "scene.opened" { break }
+                if event.seq >= answered, event.kind == .opened { break }
             }
             #expect(received.map(\.seq) == Array((seen + 1)...(seen + UInt64(received.count))))
-            #expect(received.prefix(30).allSatisfy { $0.type == "flow.changed" })
-            #expect(received.dropFirst(30).contains { $0.type == "scene.opened" })
+            #expect(received.prefix(30).allSatisfy { $0.kind == .flowChanged })
+            #expect(received.dropFirst(30).contains { $0.kind == .opened })
             _ = try await again.send(.push("after"), to: "main-1")
             #expect(try await again.subscribe(EventFilter(topics: [])).seq > answered)
         }
@@ -86,7 +86,7 @@ extension SubscriptionTests {
             let main = try await client.open("main").instance.id
             let writer = Task { for n in 1...20 { _ = try await client.send(.push(.integer(n)), to: main) } }
             var seen = 0
-            for await event in events where event.type == "flow.changed" {
+            for await event in events where event.kind == .flowChanged {
                 let lines = (try? String(contentsOfFile: journal, encoding: .utf8))?.split(separator: "\n") ?? []
                 let journaled = try lines.contains { try JSONParser.parse(Array($0.utf8))["seq"]?.intValue == Int(event.seq) }
                 #expect(journaled, "event \(event.seq) was sent before its line was on disk")

@@ -25,7 +25,7 @@ struct TestCoordinatorTests {
             let first = try #require(coordinator.pid(of: id))
             try coordinator.kill(id)
             try await coordinator.waitForExit(first)
-            try await coordinator.event("\(id) restarted") { $0.type == "scene.restarted" && $0.params["instance"] == .string(id) }
+            try await coordinator.event("\(id) restarted") { $0.kind == .restarted && $0.params["instance"] == .string(id) }
             try await coordinator.waitUntilActive(id)
             let second = try #require(coordinator.pid(of: id))
             #expect(second != first)
@@ -83,7 +83,7 @@ struct TestCoordinatorTests {
         try await TestCoordinator.run(manifest: try manifest()) { coordinator in
             try await coordinator.control.open("virtual")
             let event = try await coordinator.event("an event the log holds") { event in coordinator.events.contains(event) }
-            #expect(event.type == "scene.opened")
+            #expect(event.kind == .opened)
         }
     }
 
@@ -104,7 +104,7 @@ struct TestCoordinatorTests {
         try await TestCoordinator.run(manifest: try manifest(), clock: clock) { coordinator in
             let opener = try await coordinator.connect(client: "opener")
             let opening = Task { try await opener.open("mute") }
-            try await coordinator.event("mute-1 spawned") { $0.type == "scene.spawned" && $0.params["instance"] == "mute-1" }
+            try await coordinator.event("mute-1 spawned") { $0.kind == .spawned && $0.params["instance"] == "mute-1" }
             await clock.advance(by: .seconds(1))
             #expect(await refusal { _ = try await opening.value } == .launchTimeout)
         }

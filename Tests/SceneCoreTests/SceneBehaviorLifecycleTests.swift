@@ -50,7 +50,7 @@ struct SceneBehaviorLifecycleTests {
         #expect(opened.path == [.push(.list), .push(.detail(2))])
         var iterator = events.makeAsyncIterator()
         let first = await iterator.next()
-        #expect(first?.event.type == "scene.opened")
+        #expect(first?.event.kind == .opened)
         if case .opened(let info)? = first?.event { #expect(info.path == [.push(.list), .push(.detail(2))]) }
     }
 
@@ -98,7 +98,7 @@ struct SceneBehaviorLifecycleTests {
         var seen: [String] = []
         for await event in events {
             seen.append(event.event.type)
-            if event.event.type == "scene.restarted" { break }
+            if event.event.kind == .restarted { break }
         }
         #expect(seen.first == "scene.disconnected")
         #expect(seen.last == "scene.restarted")

@@ -20,6 +20,48 @@ public enum DismissReason: String, Hashable, Sendable, Codable {
     case restartIntensity = "restart_intensity"
 }
 
+/// What kind of event a registry emitted: its `type` on the wire (§9 of the protocol).
+public enum EventKind: String, Hashable, Sendable, CaseIterable, Codable {
+    /// An instance opened (or was reopened), announced with its path.
+    case opened = "scene.opened"
+    /// An instance changed other than by its flow (its style).
+    case changed = "scene.changed"
+    /// A window or volume took focus.
+    case focused = "scene.focused"
+    /// An instance was dismissed, with why.
+    case dismissed = "scene.dismissed"
+    /// An instance's phase changed.
+    case phaseChanged = "scene.phase_changed"
+    /// A window was pushed in place of another.
+    case pushed = "scene.pushed"
+    /// A presented instance finished, with its result.
+    case finished = "scene.finished"
+    /// An instance's path changed.
+    case flowChanged = "flow.changed"
+    /// A sheet or cover was queued behind the one showing.
+    case flowQueued = "flow.queued"
+    /// A deep link landed.
+    case linkHandled = "link.handled"
+    /// A deep link waits for sign-in.
+    case linkPending = "link.pending"
+    /// A pending deep link was replaced by a newer one.
+    case linkSuperseded = "link.superseded"
+    /// A deep link was refused.
+    case linkRejected = "link.rejected"
+    /// A request was refused.
+    case requestRejected = "request.rejected"
+    /// A scene process started.
+    case spawned = "scene.spawned"
+    /// A scene process ended; its instance waits for a new one.
+    case disconnected = "scene.disconnected"
+    /// A new process (or behaviour) of an instance said hello.
+    case restarted = "scene.restarted"
+    /// Authentication was turned on or off.
+    case authChanged = "link.authenticated"
+    /// A scene emitted a signal.
+    case signalEmitted = "signal.emitted"
+}
+
 /// Something that happened in a registry.
 public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// An instance became active and was announced, already showing the path it opened
@@ -80,30 +122,33 @@ public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// An instance's code announced `signal`, with its payload (`signal.emitted`).
     case signalEmitted(InstanceID, signal: String, payload: JSONValue?)
 
-    /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
-    public var type: String {
+    /// The event's kind: ``EventKind/opened``, ``EventKind/flowChanged``, …
+    public var kind: EventKind {
         switch self {
-        case .opened, .reopened: return "scene.opened"
-        case .changed: return "scene.changed"
-        case .focused, .refocused: return "scene.focused"
-        case .dismissed: return "scene.dismissed"
-        case .phaseChanged: return "scene.phase_changed"
-        case .pushed: return "scene.pushed"
-        case .finished: return "scene.finished"
-        case .flowChanged: return "flow.changed"
-        case .flowQueued: return "flow.queued"
-        case .linkHandled: return "link.handled"
-        case .linkPending: return "link.pending"
-        case .linkSuperseded: return "link.superseded"
-        case .linkRejected: return "link.rejected"
-        case .requestRejected: return "request.rejected"
-        case .spawned: return "scene.spawned"
-        case .disconnected: return "scene.disconnected"
-        case .restarted: return "scene.restarted"
-        case .authChanged: return "link.authenticated"
-        case .signalEmitted: return "signal.emitted"
+        case .opened, .reopened: return .opened
+        case .changed: return .changed
+        case .focused, .refocused: return .focused
+        case .dismissed: return .dismissed
+        case .phaseChanged: return .phaseChanged
+        case .pushed: return .pushed
+        case .finished: return .finished
+        case .flowChanged: return .flowChanged
+        case .flowQueued: return .flowQueued
+        case .linkHandled: return .linkHandled
+        case .linkPending: return .linkPending
+        case .linkSuperseded: return .linkSuperseded
+        case .linkRejected: return .linkRejected
+        case .requestRejected: return .requestRejected
+        case .spawned: return .spawned
+        case .disconnected: return .disconnected
+        case .restarted: return .restarted
+        case .authChanged: return .authChanged
+        case .signalEmitted: return .signalEmitted
         }
     }
+
+    /// The event's wire type: `scene.opened`, `flow.changed`, `link.pending`, …
+    public var type: String { kind.rawValue }
 
     /// The instance the event concerns, when it concerns one: what subscription filters by
     /// instance and by scene match.
