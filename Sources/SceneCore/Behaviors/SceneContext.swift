@@ -63,13 +63,13 @@ public struct SceneContext<R: Route>: Sendable {
 
     /// Opens `scene` (or focuses the instance its policy picks); answers that instance.
     @discardableResult
-    public func open(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
+    package func open(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
         try await actions.open(scene, value: value)
     }
 
     /// Opens window `scene` in place of this instance, as visionOS's `pushWindow` does.
     @discardableResult
-    public func push(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
+    package func push(_ scene: String, value: JSONValue? = nil) async throws(SceneError) -> InstanceID {
         try await actions.push(scene, value: value, from: instance)
     }
 
@@ -91,7 +91,7 @@ public struct SceneContext<R: Route>: Sendable {
     ///
     /// - Throws: what opening throws; `dismissed_without_result` when it is dismissed
     ///   before it finishes; `parent_dismissed` when this instance is dismissed first.
-    public func present(_ scene: String, value: JSONValue? = nil) async throws(SceneError)
+    package func present(_ scene: String, value: JSONValue? = nil) async throws(SceneError)
         -> (instance: InstanceID, result: JSONValue)
     {
         try await actions.present(scene, value: value, from: instance)
@@ -101,7 +101,7 @@ public struct SceneContext<R: Route>: Sendable {
     /// result, and this instance is dismissed.
     ///
     /// - Throws: `not_presented` when nobody awaits its result.
-    public func finish(with result: JSONValue) async throws(SceneError) {
+    package func finish(with result: JSONValue) async throws(SceneError) {
         try await actions.finish(instance, result: result)
     }
 

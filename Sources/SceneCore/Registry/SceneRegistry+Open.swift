@@ -1,5 +1,5 @@
 import SceneFlow
-public import SceneJSON
+package import SceneJSON
 
 extension SceneRegistry {
     /// Opens by policy, as far as it goes now; joins an instance that is still opening.
@@ -120,7 +120,7 @@ extension SceneRegistry {
     /// - Immersive spaces: at most one open; another one is refused
     ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
     @discardableResult
-    public func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
+    package func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
         try await finish(beginOpen(scene, value: value)).get()
     }
 
@@ -137,7 +137,7 @@ extension SceneRegistry {
     /// - Refused `not_a_window`, `push_from_pushed_window`, `covered_by_pushed_window`,
     ///   or `already_open` when the target resolves to an open instance.
     @discardableResult
-    public func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
+    package func push(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
         -> InstanceInfo<R>
     {
         try await finish(beginPush(scene, value: value, from: from)).get()

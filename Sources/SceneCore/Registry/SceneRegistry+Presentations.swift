@@ -29,7 +29,7 @@ extension SceneRegistry {
     ///   finishes; `parent_dismissed` when `from` is dismissed first (the presented
     ///   instance is told — ``SceneBehavior/parentDismissed()`` in process,
     ///   `scene.parent_dismissed` to a process — and dismissed).
-    public func present(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
+    package func present(_ scene: String, value: JSONValue? = nil, from: InstanceID) async throws(RegistryRejection)
         -> PresentOutcome<R>
     {
         try await finish(beginPresent(scene, value: value, from: from)).get()
@@ -88,7 +88,7 @@ extension SceneRegistry {
     /// `scene.finished` is published, and `id` is dismissed.
     ///
     /// - Throws: `not_presented` when nobody awaits `id`'s result.
-    public func finish(_ id: InstanceID, result: JSONValue) throws(RegistryRejection) {
+    package func finish(_ id: InstanceID, result: JSONValue) throws(RegistryRejection) {
         try rejectingSync("scene.finish") { (self) throws(RegistryRejection) in
             let (presentation, info) = try self.presentations.finish(id, as: self.infoIfOpen(id)).get()
             self.log.emit(.finished(id, result: result))
