@@ -110,7 +110,7 @@ public actor Notebook: SceneBehavior {
             return answer
         }
         if let scene = try call.params(of: Methods.open) {
-            let opened = try await context.open(scene)
+            let opened = try await context.scenes.open(SceneID<NoValue>(scene))
             return Methods.open.answer(OpenedInstance(instance: opened.description))
         }
         if let route = try call.params(of: Methods.push) {

@@ -32,15 +32,19 @@ public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same failure as a `SceneError`, as a registry or a behaviour would see it:
-    /// the coordinator's refusal as it sent it; an answer that did not come in time
-    /// `call_timeout`; an answer of the wrong shape `scene_failed`; a connection that cannot
-    /// answer `not_connected`.
+    /// the coordinator's refusal as it sent it; a `scene.call` whose answer did not come in
+    /// time `call_timeout` (with `method` and `seconds`); an answer of the wrong shape
+    /// `scene_failed`; any other request the connection could not answer `not_connected`.
     public var sceneError: SceneError {
         switch self {
-        case .remote(let error): return error
-        case .timedOut: return .domain(reason: .callTimeout, message: description)
-        case .invalidResponse(let detail): return .sceneFailed(detail)
-        case .cannotConnect, .connectionClosed: return .domain(reason: .notConnected, message: description)
+        case .remote(let error):
+            return error
+        case .timedOut(let method, let seconds) where method == WireMethod.sceneCall.rawValue:
+            return .domain(reason: .callTimeout, message: description, data: ["method": .string(method), "seconds": .double(seconds)])
+        case .invalidResponse(let detail):
+            return .sceneFailed(detail)
+        case .timedOut, .cannotConnect, .connectionClosed:
+            return .domain(reason: .notConnected, message: description)
         }
     }
 }

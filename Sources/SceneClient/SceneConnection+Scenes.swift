@@ -24,11 +24,13 @@ public struct ConnectionScenes: SceneRequests {
         return id
     }
 
+    @discardableResult
     public func open<Value>(_ scene: SceneID<Value>, value: Value) async throws(SceneError) -> InstanceID {
         let json = try SceneID.json(value)
         return try id(try await asking { () throws(ClientError) in try await connection.open(scene.id, value: json).instance.id })
     }
 
+    @discardableResult
     public func push<Value>(_ scene: SceneID<Value>, value: Value, from window: InstanceID) async throws(SceneError) -> InstanceID {
         let json = try SceneID.json(value)
         return try id(try await asking { () throws(ClientError) in
@@ -40,6 +42,7 @@ public struct ConnectionScenes: SceneRequests {
         _ = try await asking { () throws(ClientError) in try await connection.focus(instance.description) }
     }
 
+    @discardableResult
     public func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         let gone = try await asking { () throws(ClientError) in try await connection.dismiss(instance: instance.description, force: force) }
         var ids: [InstanceID] = []
@@ -47,8 +50,8 @@ public struct ConnectionScenes: SceneRequests {
         return ids
     }
 
-    public func call<Params, Result>(_ method: SceneMethod<Params, Result>, _ params: Params, on target: SceneTarget)
-        async throws(SceneError) -> Result
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError) -> Answer
     {
         let json = try ScenePayload(params).json()
         let to: CallTarget
@@ -57,17 +60,17 @@ public struct ConnectionScenes: SceneRequests {
         case .scene(let scene): to = .scene(scene)
         }
         let answer = try await asking { () throws(ClientError) in try await connection.callScene(to, method: method.name, params: json) }
-        return try ScenePayload(json: answer).decode(Result.self)
+        return try ScenePayload(json: answer).decodeAnswer(Answer.self)
     }
 
-    public func present<Value, Result: Decodable & Sendable>(
-        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Result.Type
-    ) async throws(SceneError) -> Presented<Result> {
+    public func present<Value, Answer: Decodable & Sendable>(
+        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Answer.Type
+    ) async throws(SceneError) -> Presented<Answer> {
         let json = try SceneID.json(value)
         let answer = try await asking { () throws(ClientError) in
             try await connection.present(scene.id, value: json, from: presenter.description)
         }
-        return Presented(instance: try id(answer.instance.id), result: try ScenePayload(json: answer.result).decode(Result.self))
+        return Presented(instance: try id(answer.instance.id), result: try ScenePayload(json: answer.result).decodeAnswer(Answer.self))
     }
 
     public func finish(_ instance: InstanceID, with result: some Encodable & Sendable) async throws(SceneError) {

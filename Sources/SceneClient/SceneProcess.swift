@@ -225,7 +225,6 @@ struct ConnectionActions<R: Route>: SceneActions {
         }
     }
 
-
     private func encode(_ value: some Encodable) throws(SceneError) -> JSONValue {
         do {
             return try JSONValue.encoded(value)

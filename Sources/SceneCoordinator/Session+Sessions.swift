@@ -58,7 +58,7 @@ extension Session {
             guard unlink(file) == 0 else {
                 if errno == ENOENT { throw unknownSession(name) }
                 let problem = "\(SocketError("unlink \(file)"))"
-                throw .domain(reason: "cannot_delete", message: problem, data: ["detail": .string(problem)])
+                throw .domain(reason: .cannotDelete, message: problem, data: ["detail": .string(problem)])
             }
             return .object([:])
         }
@@ -95,7 +95,7 @@ extension Session {
                 frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
             } catch {
                 frame = WireCodec.framedResponse(id: id, error: .domain(
-                    reason: "cannot_save", message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
+                    reason: .cannotSave, message: "cannot write \(file): \(error)", data: ["detail": .string("\(error)")]))
             }
             session.loop.execute { session.value.finishedWaiting(id, frame: frame) }
         }

@@ -12,7 +12,7 @@ public import Testing
 ///
 /// ```swift
 /// let events = RegistryEventRecorder(registry)
-/// _ = try await registry.open("main")
+/// try await registry.scenes.open(DemoScenes.main)
 /// await events.receive(.opened(…))
 /// await events.receive(.focused(InstanceID(scene: "main", number: 1)))
 /// await events.finish()

@@ -1,6 +1,6 @@
 public import SceneCore
 public import SceneFlow
-public import SceneJSON
+import SceneJSON
 import SceneSync
 public import Testing
 
@@ -28,12 +28,12 @@ extension LinkOutcome: NamedOutcome {}
 ///   exhaustive; ``Exhaustivity/off(showSkipped:)`` lets them go).
 ///
 /// ```swift
-/// let store = RegistryTestStore(try SceneRegistry(manifest: .demo))
-/// let main = await store.open("main", .opened)
+/// let store = RegistryTestStore(try SceneRegistry(.demo))
+/// let main = await store.open(DemoScenes.main, .opened)
 /// await store.receive(.opened(main!))
 /// await store.receive(.focused(main!.id))
 /// await store.assert(\.focused, main?.id)
-/// await store.expect(rejected: .unknownScene("nowhere")) { try await $0.open("nowhere") }
+/// await store.expect(rejected: .unknownScene("nowhere")) { try await $0.scenes.open(SceneID<NoValue>("nowhere")) }
 /// await store.receive { if case .requestRejected = $0 { true } else { false } }
 /// await store.finish()
 /// ```
@@ -88,7 +88,8 @@ public final class RegistryTestStore<R: Route>: Sendable {
         }
     }
 
-    /// Runs `request` and asserts it was refused for `reason`.
+    /// Runs `request` and asserts it was refused for `reason` (as a `RegistryRejection`, or
+    /// as the `SceneError` a request through `registry.scenes` throws for it).
     public func expect<T>(
         rejected reason: RegistryRejection, sourceLocation: SourceLocation = #_sourceLocation,
         _ request: (SceneRegistry<R>) async throws -> T
@@ -102,17 +103,30 @@ public final class RegistryTestStore<R: Route>: Sendable {
                     "expected rejected \(reason.code) (\(reason)), it was rejected \(rejection.code) (\(rejection))",
                     sourceLocation: sourceLocation)
             }
+        } catch let error as SceneError {
+            if error != SceneError(reason) {
+                Issue.record("expected rejected \(reason.code) (\(reason)), it failed \(error)", sourceLocation: sourceLocation)
+            }
         } catch {
             Issue.record("expected rejected \(reason.code), the request failed: \(error)", sourceLocation: sourceLocation)
         }
     }
 
-    /// Opens `scene` and asserts the outcome (`opened` or `focused`); answers the instance.
+    /// Opens `scene` with `value` and asserts the outcome (`opened` or `focused`); answers
+    /// the instance.
+    @discardableResult
+    public func open<Value>(
+        _ scene: SceneID<Value>, value: Value, _ outcome: OutcomeName, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> InstanceInfo<R>? {
+        await expect(outcome, sourceLocation: sourceLocation) { try await $0.open(scene.id, value: try SceneID.json(value)) }?.instance
+    }
+
+    /// Opens `scene`, which takes no value, and asserts the outcome; answers the instance.
     @discardableResult
     public func open(
-        _ scene: String, value: JSONValue? = nil, _ outcome: OutcomeName, sourceLocation: SourceLocation = #_sourceLocation
+        _ scene: SceneID<NoValue>, _ outcome: OutcomeName, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> InstanceInfo<R>? {
-        await expect(outcome, sourceLocation: sourceLocation) { try await $0.open(scene, value: value) }?.instance
+        await open(scene, value: NoValue(), outcome, sourceLocation: sourceLocation)
     }
 
     // MARK: Events

@@ -108,4 +108,8 @@ extension ReasonCode {
     public static let unknownSession: ReasonCode = "unknown_session"
     /// `session.load` of a file that is not a session of this app (`data.detail`).
     public static let invalidSession: ReasonCode = "invalid_session"
+    /// `session.save` could not write the session's file (`data.detail`).
+    public static let cannotSave: ReasonCode = "cannot_save"
+    /// `session.delete` could not remove the session's file (`data.detail`).
+    public static let cannotDelete: ReasonCode = "cannot_delete"
 }

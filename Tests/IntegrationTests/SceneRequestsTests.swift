@@ -18,7 +18,7 @@ extension SceneID where Value == String {
     fileprivate static let doc: Self = "doc"
 }
 
-extension SceneMethod where Params == Int, Result == Int {
+extension SceneMethod where Params == Int, Answer == Int {
     fileprivate static let add: Self = "add"
 }
 

@@ -283,3 +283,35 @@ struct DeclarationRulesTests {
         #expect(DeclarationRules.problems(declarations, behaviors: ["tools"]).isEmpty)
     }
 }
+
+@Suite("What declarations made in Swift must agree on: groups, placements, restarts")
+struct DeclarationAgreementRules {
+    private typealias Declaration = SceneDeclaration<JSONValue>
+    private let pair = SupervisionGroup(id: "pair", strategy: .oneForAll, scenes: ["a", "b"])
+
+    private func declaration(_ id: String, group: SupervisionGroup? = nil) -> Declaration {
+        Declaration(id: id, kind: .window, hosting: .inProcess, group: group)
+    }
+
+    @Test("a group and the scenes that name it agree; a group lists only declared scenes with code")
+    func groups() {
+        #expect(DeclarationRules.problems([declaration("a", group: pair), declaration("b", group: pair)], behaviors: ["a", "b"]).isEmpty)
+        let onlyOne = DeclarationRules.problems([declaration("a", group: pair), declaration("b")], behaviors: ["a", "b"])
+        #expect(onlyOne == [#"group "pair" lists "b", which does not name it"#])
+        let stranger = SupervisionGroup(id: "pair", strategy: .oneForAll, scenes: ["b"])
+        let unlisted = DeclarationRules.problems([declaration("a", group: stranger), declaration("b", group: stranger)], behaviors: ["a", "b"])
+        #expect(unlisted == [#"scene "a" names group "pair", which does not list it"#])
+        let virtual = Declaration(id: "b", kind: .window, group: pair)
+        #expect(DeclarationRules.problems([declaration("a", group: pair), virtual], behaviors: ["a"]).contains(
+            #"group "pair" lists "b", which has no code to supervise (no launch, not in process)"#))
+        #expect(DeclarationRules.problems([declaration("a", group: pair)], behaviors: ["a"]) == [#"group "pair" lists "b", which is not declared"#])
+    }
+
+    @Test("a placement names a declared scene; a virtual scene has no restart policy of its own")
+    func placementAndRestart() {
+        let placed = Declaration(id: "a", kind: .window, geometry: SceneGeometry(placement: .relative(to: "nowhere", position: .leading)))
+        #expect(DeclarationRules.problems([placed], behaviors: []) == [#"scene "a" is placed relative to "nowhere", which is not declared"#])
+        let restarting = Declaration(id: "a", kind: .window, restart: RestartPolicy(mode: .permanent))
+        #expect(DeclarationRules.problems([restarting], behaviors: []) == [#"scene "a" is virtual: it has no code to restart"#])
+    }
+}

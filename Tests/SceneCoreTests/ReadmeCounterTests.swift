@@ -3,7 +3,7 @@ import Testing
 
 // The README's tour, as it is written there.
 extension SceneID where Value == NoValue { fileprivate static let counter: Self = "counter" }
-extension SceneMethod where Params == Int, Result == Int { fileprivate static let add: Self = "add" }
+extension SceneMethod where Params == Int, Answer == Int { fileprivate static let add: Self = "add" }
 
 private actor TallyCounter: SceneBehavior {
     var count = 0

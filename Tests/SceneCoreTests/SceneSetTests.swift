@@ -136,7 +136,7 @@ struct SceneSetTests {
     }
 }
 
-extension SceneMethod where Params == String, Result == String {
+extension SceneMethod where Params == String, Answer == String {
     fileprivate static let echo: Self = "echo"
 }
 

@@ -26,7 +26,7 @@ struct DocumentedTestStoreExamples {
         await store.receive(.opened(main))
         await store.receive(.focused(main.id))
         await store.open("main", .focused)
-        await store.expect(rejected: .unknownScene("nowhere")) { try await $0.open("nowhere") }
+        await store.expect(rejected: .unknownScene("nowhere")) { try await $0.scenes.open(SceneID<NoValue>("nowhere")) }
         await store.receive { if case .requestRejected = $0 { true } else { false } }
         await store.assert(\.focused, main.id)
         await store.finish()
@@ -34,8 +34,8 @@ struct DocumentedTestStoreExamples {
 
     @Test("an instance dismissed in the background leaves the registry's state")
     func dismissedMeanwhile() async throws {
-        let registry = try SceneRegistry(manifest: .demo)
-        let main = try await registry.open("main").instance.id
+        let registry = try SceneRegistry(.demo)
+        let main = try await registry.scenes.open(DemoScenes.main)
         Task { _ = try await registry.dismiss(main) }
         #expect(await eventually { await registry.state().instances.isEmpty })
     }

@@ -76,6 +76,16 @@ public struct ScenePayload: Sendable {
         return try decodeFromJSON(T.self)
     }
 
+    /// The payload as the answer of a call or a presentation, a `T`: an answer that is not
+    /// one is the callee's failure, `scene_failed`, not the caller's params' (-32602).
+    public func decodeAnswer<T: Decodable>(_ type: T.Type = T.self) throws(SceneError) -> T {
+        do {
+            return try decode(T.self)
+        } catch {
+            throw .sceneFailed("the answer is not a \(T.self): \(error.message)")
+        }
+    }
+
     /// The payload decoded from its JSON (see ``decode(_:)``).
     @usableFromInline
     func decodeFromJSON<T: Decodable>(_ type: T.Type) throws(SceneError) -> T {

@@ -1,8 +1,9 @@
 public import SceneFlow
 public import SceneJSON
 
-/// What a ``SceneBehavior`` can do, for its own instance: drive its flow, open scenes, push
-/// windows in its place, dismiss itself, ask for routes, and call or notify any instance.
+/// What a ``SceneBehavior`` can do, for its own instance: drive its flow, ask for routes,
+/// call or notify any instance, emit signals, and — through ``scenes`` — open scenes, push
+/// windows in its place, present and finish, and dismiss itself.
 ///
 /// The same requests a scene process makes over its connection, with the same rules (a
 /// scene acts only for itself: it may open any scene, but dismisses only itself) and the
@@ -171,7 +172,7 @@ package protocol SceneActions<R>: Sendable {
     func open(_ scene: String, value: JSONValue?) async throws(SceneError) -> InstanceID
     func push(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> InstanceID
     /// Dismisses `instance`, the context's own, without asking it (see
-    /// ``SceneRegistry/dismiss(_:force:closingItself:)``).
+    /// ``SceneRegistry/dismiss(_:force:)``).
     func dismissItself(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
     func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue)
     func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError)

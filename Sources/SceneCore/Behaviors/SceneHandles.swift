@@ -55,12 +55,12 @@ public struct SceneID<Value: SceneValue>: Hashable, Sendable, ExpressibleByStrin
 /// used by whoever calls it and by the behaviour that answers it.
 ///
 /// ```swift
-/// extension SceneMethod where Params == Int, Result == Int {
+/// extension SceneMethod where Params == Int, Answer == Int {
 ///     static let add: Self = "add"
 /// }
 /// let total = try await registry.scenes.call(.add, 5, on: .instance(counter))   // an Int
 /// ```
-public struct SceneMethod<Params: Codable & Sendable, Result: Codable & Sendable>: Hashable, Sendable,
+public struct SceneMethod<Params: Codable & Sendable, Answer: Codable & Sendable>: Hashable, Sendable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
     /// The method's name, as the wire carries it.
@@ -85,7 +85,7 @@ public struct SceneMethod<Params: Codable & Sendable, Result: Codable & Sendable
     }
 
     /// `result` as this method's answer.
-    public func answer(_ result: Result) -> ScenePayload {
+    public func answer(_ result: Answer) -> ScenePayload {
         ScenePayload(result)
     }
 }
@@ -95,25 +95,25 @@ extension SceneCall {
     /// method (so a behaviour tries its methods in turn).
     ///
     /// - Throws: -32602 when it is a call of `method` whose params do not fit `Params`.
-    public func params<Params, Result>(of method: SceneMethod<Params, Result>) throws(SceneError) -> Params? {
+    public func params<Params, Answer>(of method: SceneMethod<Params, Answer>) throws(SceneError) -> Params? {
         guard self.method == method.name else { return nil }
         return try params.decode(Params.self)
     }
 }
 
 /// What a presented scene answered: the instance that finished, and its result.
-public struct Presented<Result: Sendable>: Sendable {
+public struct Presented<Answer: Sendable>: Sendable {
     /// The instance that was presented (dismissed by now).
     public let instance: InstanceID
     /// What it finished with.
-    public let result: Result
+    public let result: Answer
 
     /// A presented answer from its members.
-    public init(instance: InstanceID, result: Result) {
+    public init(instance: InstanceID, result: Answer) {
         self.instance = instance
         self.result = result
     }
 }
 
-extension Presented: Equatable where Result: Equatable {}
-extension Presented: Hashable where Result: Hashable {}
+extension Presented: Equatable where Answer: Equatable {}
+extension Presented: Hashable where Answer: Hashable {}

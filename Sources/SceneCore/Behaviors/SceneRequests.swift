@@ -20,10 +20,12 @@ import SceneJSON
 public protocol SceneRequests: Sendable {
     /// Opens `scene` with `value` (or focuses the instance its policy picks); answers that
     /// instance.
+    @discardableResult
     func open<Value>(_ scene: SceneID<Value>, value: Value) async throws(SceneError) -> InstanceID
 
     /// Opens window `scene` with `value` in place of window `window`, as visionOS's
     /// `pushWindow` does; answers the pushed window.
+    @discardableResult
     func push<Value>(_ scene: SceneID<Value>, value: Value, from window: InstanceID) async throws(SceneError) -> InstanceID
 
     /// Focuses window or volume `instance`.
@@ -31,17 +33,18 @@ public protocol SceneRequests: Sendable {
 
     /// Dismisses `instance` and the windows pushed from it; unless `force`, whoever must
     /// agree is asked first, and a refusal is `close_vetoed`. Answers what went.
+    @discardableResult
     func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
 
     /// Calls `method` with `params` on `target`, wherever its code runs; answers its result.
-    func call<Params, Result>(_ method: SceneMethod<Params, Result>, _ params: Params, on target: SceneTarget)
-        async throws(SceneError) -> Result
+    func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError) -> Answer
 
     /// Opens `scene` with `value` from `presenter` and waits until the instance finishes
-    /// (``finish(_:with:)``); answers it and its result, read as a `Result`.
-    func present<Value, Result: Decodable & Sendable>(
-        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Result.Type
-    ) async throws(SceneError) -> Presented<Result>
+    /// (``finish(_:with:)``); answers it and its result, read as a `Answer`.
+    func present<Value, Answer: Decodable & Sendable>(
+        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Answer.Type
+    ) async throws(SceneError) -> Presented<Answer>
 
     /// Ends presented instance `instance` with `result`: whoever presented it gets it, and
     /// it is dismissed.
@@ -68,10 +71,10 @@ extension SceneRequests {
     }
 
     /// Presents `scene`, which takes no value, from `presenter`.
-    public func present<Result: Decodable & Sendable>(
-        _ scene: SceneID<NoValue>, from presenter: InstanceID, answering: Result.Type
-    ) async throws(SceneError) -> Presented<Result> {
-        try await present(scene, value: NoValue(), from: presenter, answering: Result.self)
+    public func present<Answer: Decodable & Sendable>(
+        _ scene: SceneID<NoValue>, from presenter: InstanceID, answering: Answer.Type
+    ) async throws(SceneError) -> Presented<Answer> {
+        try await present(scene, value: NoValue(), from: presenter, answering: Answer.self)
     }
 }
 
@@ -88,11 +91,13 @@ public struct RegistryScenes<R: Route>: SceneRequests {
         }
     }
 
+    @discardableResult
     public func open<Value>(_ scene: SceneID<Value>, value: Value) async throws(SceneError) -> InstanceID {
         let json = try SceneID.json(value)
         return try await asking { () throws(RegistryRejection) in try await registry.open(scene.id, value: json).instance.id }
     }
 
+    @discardableResult
     public func push<Value>(_ scene: SceneID<Value>, value: Value, from window: InstanceID) async throws(SceneError) -> InstanceID {
         let json = try SceneID.json(value)
         return try await asking { () throws(RegistryRejection) in try await registry.push(scene.id, value: json, from: window).id }
@@ -102,22 +107,23 @@ public struct RegistryScenes<R: Route>: SceneRequests {
         _ = try await asking { () throws(RegistryRejection) in try await registry.focus(instance) }
     }
 
+    @discardableResult
     public func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         try await asking { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force) }
     }
 
-    public func call<Params, Result>(_ method: SceneMethod<Params, Result>, _ params: Params, on target: SceneTarget)
-        async throws(SceneError) -> Result
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError) -> Answer
     {
-        try await registry.call(method.call(params), to: target).decode(Result.self)
+        try await registry.call(method.call(params), to: target).decodeAnswer(Answer.self)
     }
 
-    public func present<Value, Result: Decodable & Sendable>(
-        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Result.Type
-    ) async throws(SceneError) -> Presented<Result> {
+    public func present<Value, Answer: Decodable & Sendable>(
+        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Answer.Type
+    ) async throws(SceneError) -> Presented<Answer> {
         let json = try SceneID.json(value)
         let outcome = try await asking { () throws(RegistryRejection) in try await registry.present(scene.id, value: json, from: presenter) }
-        return Presented(instance: outcome.instance.id, result: try ScenePayload(json: outcome.result).decode(Result.self))
+        return Presented(instance: outcome.instance.id, result: try ScenePayload(json: outcome.result).decodeAnswer(Answer.self))
     }
 
     public func finish(_ instance: InstanceID, with result: some Encodable & Sendable) async throws(SceneError) {
@@ -145,10 +151,12 @@ public struct ContextScenes<R: Route>: SceneRequests {
         }
     }
 
+    @discardableResult
     public func open<Value>(_ scene: SceneID<Value>, value: Value) async throws(SceneError) -> InstanceID {
         try await context.open(scene.id, value: try SceneID.json(value))
     }
 
+    @discardableResult
     public func push<Value>(_ scene: SceneID<Value>, value: Value, from window: InstanceID) async throws(SceneError) -> InstanceID {
         try own(window, "scene.push")
         return try await context.push(scene.id, value: try SceneID.json(value))
@@ -158,23 +166,24 @@ public struct ContextScenes<R: Route>: SceneRequests {
         throw .forbidden("scene.focus", "a scene may not focus; the app's user focuses")
     }
 
+    @discardableResult
     public func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID] {
         try own(instance, "scene.dismiss")
         return try await context.dismiss(force: force)
     }
 
-    public func call<Params, Result>(_ method: SceneMethod<Params, Result>, _ params: Params, on target: SceneTarget)
-        async throws(SceneError) -> Result
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError) -> Answer
     {
-        try await context.call(target, method.name, with: params, as: Result.self)
+        try await context.call(target, method.name, params: ScenePayload(params)).decodeAnswer(Answer.self)
     }
 
-    public func present<Value, Result: Decodable & Sendable>(
-        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Result.Type
-    ) async throws(SceneError) -> Presented<Result> {
+    public func present<Value, Answer: Decodable & Sendable>(
+        _ scene: SceneID<Value>, value: Value, from presenter: InstanceID, answering: Answer.Type
+    ) async throws(SceneError) -> Presented<Answer> {
         try own(presenter, "scene.present")
         let (instance, result) = try await context.present(scene.id, value: try SceneID.json(value))
-        return Presented(instance: instance, result: try ScenePayload(json: result).decode(Result.self))
+        return Presented(instance: instance, result: try ScenePayload(json: result).decodeAnswer(Answer.self))
     }
 
     public func finish(_ instance: InstanceID, with result: some Encodable & Sendable) async throws(SceneError) {

@@ -195,7 +195,7 @@ public struct SceneLinkTarget<R: Route>: Sendable {
         self.program = nil
     }
 
-    /// A target that runs `program` (see ``SceneRegistry/run(program:by:)``) instead of
+    /// A target that runs `program` (see ``SceneRegistry/run(program:)``) instead of
     /// landing in one instance.
     public init(scene: String, program: [ProgramStep<R>]) {
         self.scene = scene

@@ -22,13 +22,19 @@ extension SceneRegistry {
     /// - When it is its scene's last instance, the instances of the scenes that require that
     ///   scene go first (see ``SceneDeclaration/requires``); unless `force`, they are asked
     ///   too, with it, and one refusal fails the whole dismiss.
-    /// - `closingItself`: the instance asked for its own dismissal, so it is not asked (the
-    ///   instances that require its scene still are, unless `force`).
     /// - Refused `close_vetoed` when one refuses, `not_open` when the instance is not open
     ///   (also when it went while it was asked).
     /// - An instance still opening is never asked: it is cancelled.
     @discardableResult
-    public func dismiss(_ id: InstanceID, force: Bool = false, closingItself: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
+    public func dismiss(_ id: InstanceID, force: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
+        try await dismiss(id, force: force, closingItself: false)
+    }
+
+    /// ``dismiss(_:force:)`` of an instance that asked for its own dismissal
+    /// (`closingItself`), so it is not asked (the instances that require its scene still
+    /// are, unless `force`): a scene's own request.
+    @discardableResult
+    package func dismiss(_ id: InstanceID, force: Bool, closingItself: Bool) async throws(RegistryRejection) -> [InstanceID] {
         try await finish(beginDismiss(id, force: force, closingItself: closingItself)).get()
     }
 

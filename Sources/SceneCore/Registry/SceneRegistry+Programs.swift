@@ -9,10 +9,13 @@ extension SceneRegistry {
     /// - Throws: ``RegistryRejection/invalidProgram(step:detail:)`` before any step runs,
     ///   when a step refers to a step that is not an earlier one or whose result names no
     ///   instance.
-    ///
-    /// - `scene`: the instance whose own program it is, if any: a `dismiss` step of that
-    ///   instance does not ask it (see ``dismiss(_:force:closingItself:)``).
-    public func run(program steps: [ProgramStep<R>], by scene: InstanceID? = nil) async throws(RegistryRejection) -> ProgramOutcome<R> {
+    public func run(program steps: [ProgramStep<R>]) async throws(RegistryRejection) -> ProgramOutcome<R> {
+        try await run(program: steps, by: nil)
+    }
+
+    /// ``run(program:)`` as the own program of instance `scene`: a `dismiss` step of that
+    /// instance does not ask it (a scene's own request).
+    package func run(program steps: [ProgramStep<R>], by scene: InstanceID?) async throws(RegistryRejection) -> ProgramOutcome<R> {
         try await finish(beginProgram(steps, by: scene)).get()
     }
 
