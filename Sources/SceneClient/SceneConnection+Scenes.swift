@@ -50,17 +50,30 @@ public struct ConnectionScenes: SceneRequests {
         return ids
     }
 
-    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+    /// `target` as the wire's `to`.
+    private func to(_ target: SceneTarget) -> CallTarget {
+        switch target {
+        case .instance(let id): return .instance(id.description)
+        case .scene(let scene): return .scene(scene)
+        }
+    }
+
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget, timeout: Duration?)
         async throws(SceneError) -> Answer
     {
         let json = try ScenePayload(params).json()
-        let to: CallTarget
-        switch target {
-        case .instance(let id): to = .instance(id.description)
-        case .scene(let scene): to = .scene(scene)
+        let seconds = timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let answer = try await asking { () throws(ClientError) in
+            try await connection.callScene(to(target), method: method.name, params: json, timeout: seconds)
         }
-        let answer = try await asking { () throws(ClientError) in try await connection.callScene(to, method: method.name, params: json) }
         return try ScenePayload(json: answer).decodeAnswer(Answer.self)
+    }
+
+    public func notify<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError)
+    {
+        let json = try ScenePayload(params).json()
+        try await asking { () throws(ClientError) in try await connection.notifyScene(to(target), method: method.name, params: json) }
     }
 
     public func present<Value, Answer: Decodable & Sendable>(

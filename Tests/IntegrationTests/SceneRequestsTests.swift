@@ -22,6 +22,10 @@ extension SceneMethod where Params == Int, Answer == Int {
     fileprivate static let add: Self = "add"
 }
 
+extension SceneMethod where Params == String, Answer == NoValue {
+    fileprivate static let note: Self = "note"
+}
+
 private let declarations: [SceneDeclaration<JSONValue>] = [
     SceneDeclaration(id: "home", kind: .window, instances: .single, hosting: .inProcess),
     SceneDeclaration(id: "doc", kind: .window, instances: .perValue, hosting: .inProcess),
@@ -37,9 +41,13 @@ private actor Home: SceneBehavior {
     }
 }
 
-/// A document: adds what it is called `add` with to its total.
+/// A document: adds what it is called `add` with to its total; keeps the notes it is sent.
 private actor Doc: SceneBehavior {
     var total = 0
+    static let notes = Locked<[String]>([])
+    func receive(_ notification: SceneCall) async {
+        if let note = try? notification.params(of: .note) { Self.notes.withLock { $0.append(note) } }
+    }
     func answer(_ call: SceneCall) async throws -> ScenePayload {
         guard let amount = try call.params(of: .add) else { throw SceneError.methodNotFound(call.method) }
         total += amount
@@ -108,6 +116,20 @@ struct SceneRequestsTests {
         try await registry.scenes.open(.sidebar)
         #expect(try await scenario(registry.scenes, as: home) == expected)
         #expect(try await registry.info(home).phase == .background)
+    }
+
+    @Test("a notification with typed params reaches the scene; a call waits as long as it is told")
+    func notifyAndTimeout() async throws {
+        let box = Locked<SceneContext<JSONValue>?>(nil)
+        let registry = try SceneRegistry(app: "surface", declarations: declarations, behaviors: behaviors(box))
+        let doc = try await registry.scenes.open(.doc, value: "memo")
+        try await registry.scenes.notify(.note, "remember", on: .instance(doc))
+        #expect(await eventually { Doc.notes.withLock { $0.contains("remember") } })
+        #expect(try await registry.scenes.call(.add, 2, on: .scene("doc"), timeout: .seconds(30)) == 2)
+        let refused = await #expect(throws: SceneError.self) {
+            try await registry.scenes.call(.add, 1, on: .instance(doc), timeout: .zero)
+        }
+        #expect(refused?.code == -32602)
     }
 
     @Test("the scenario through a behaviour's context, as its own instance; a scene may not focus")

@@ -37,8 +37,15 @@ public protocol SceneRequests: Sendable {
     func dismiss(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
 
     /// Calls `method` with `params` on `target`, wherever its code runs; answers its result.
-    func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+    /// `timeout`: how long to wait for the answer (`call_timeout` after it); nil for the
+    /// registry's own (``SceneTimeouts/call``).
+    func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget, timeout: Duration?)
         async throws(SceneError) -> Answer
+
+    /// Sends `target` a notification of `method` with `params`; answered once it is
+    /// delivered (its answer, if any, is not awaited).
+    func notify<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError)
 
     /// Opens `scene` with `value` from `presenter` and waits until the instance finishes
     /// (``finish(_:with:)``); answers it and its result, read as a `Answer`.
@@ -62,6 +69,18 @@ extension SceneRequests {
     @discardableResult
     public func push(_ scene: SceneID<NoValue>, from window: InstanceID) async throws(SceneError) -> InstanceID {
         try await push(scene, value: NoValue(), from: window)
+    }
+
+    /// Calls `method` with `params` on `target`, waiting the registry's own call timeout.
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError) -> Answer
+    {
+        try await call(method, params, on: target, timeout: nil)
+    }
+
+    /// Calls `method`, which takes no params, on `target`.
+    public func call<Answer>(_ method: SceneMethod<NoValue, Answer>, on target: SceneTarget) async throws(SceneError) -> Answer {
+        try await call(method, NoValue(), on: target, timeout: nil)
     }
 
     /// Dismisses `instance`, asking whoever must agree first.
@@ -112,10 +131,16 @@ public struct RegistryScenes<R: Route>: SceneRequests {
         try await asking { () throws(RegistryRejection) in try await registry.dismiss(instance, force: force) }
     }
 
-    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget, timeout: Duration?)
         async throws(SceneError) -> Answer
     {
-        try await registry.call(method.call(params), to: target).decodeAnswer(Answer.self)
+        try await registry.call(method.call(params), to: target, timeout: timeout).decodeAnswer(Answer.self)
+    }
+
+    public func notify<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError)
+    {
+        try await registry.notify(method.call(params), to: target)
     }
 
     public func present<Value, Answer: Decodable & Sendable>(
@@ -172,10 +197,16 @@ public struct ContextScenes<R: Route>: SceneRequests {
         return try await context.dismiss(force: force)
     }
 
-    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+    public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget, timeout: Duration?)
         async throws(SceneError) -> Answer
     {
-        try await context.call(target, method.name, params: ScenePayload(params)).decodeAnswer(Answer.self)
+        try await context.call(target, method.name, params: ScenePayload(params), timeout: timeout).decodeAnswer(Answer.self)
+    }
+
+    public func notify<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
+        async throws(SceneError)
+    {
+        try await context.notify(target, method.name, params: ScenePayload(params))
     }
 
     public func present<Value, Answer: Decodable & Sendable>(
