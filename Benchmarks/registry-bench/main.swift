@@ -62,11 +62,12 @@ func measure(duration: Double, rounds: Int) async throws -> (rows: [Row], memory
         var cycle = Row(live: live, label: "open + focus + dismiss")
         var link = Row(live: live, label: "deep links")
         for _ in 0..<rounds {
-            // One cycle is three requests: open a window, focus a live one, dismiss the new one.
+            // One cycle is three requests: open a window, focus a live one, dismiss the new one
+            // (forced: the virtual window has nobody to ask).
             cycle.figures.append(try await rate(duration: duration, operationsPerCall: 3) { n in
                 let opened = try await registry.open("notes").instance.id
                 try await registry.focus(InstanceID(scene: "doc", number: 1 + n % live))
-                try await registry.dismiss(opened)
+                try await registry.dismiss(opened, force: true)
             })
             // A link to a live value: match, land in the instance, reset its path, focus it.
             link.figures.append(await rate(duration: duration, operationsPerCall: 1) { n in

@@ -27,7 +27,9 @@ extension SceneRegistry {
     /// - An instance still opening is never asked: it is cancelled.
     @discardableResult
     public func dismiss(_ id: InstanceID, force: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
-        try await dismiss(id, force: force, closingItself: false)
+        // Forced, it asks nobody and never waits: done in this step.
+        if force { return try rejectingSync("scene.dismiss") { (self) throws(RegistryRejection) in try self.dismissNow(id) } }
+        return try await dismiss(id, force: false, closingItself: false)
     }
 
     /// ``dismiss(_:force:)`` of an instance that asked for its own dismissal
@@ -43,9 +45,11 @@ extension SceneRegistry {
     package func beginDismiss(_ id: InstanceID, force: Bool = false, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             guard book.records[id] != nil else { throw .instanceNotOpen(id) }
+            // Forced: nobody is asked.
+            if force { return .done(.success(try dismissNow(id))) }
             let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(id, closingItself: closingItself) }
             var rounds = CloseRounds()
-            let first = force ? [] : closeQuestions(&rounds, asked(self))
+            let first = closeQuestions(&rounds, asked(self))
             guard !first.isEmpty else { return .done(.success(try dismissNow(id))) }
             return .waiting(RegistryWait { [rounds] registry in
                 let refused = await registry.refusals(first, rounds: rounds, then: asked)
@@ -73,9 +77,10 @@ extension SceneRegistry {
     package func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool = false) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()
+            if force { return .done(.success(dismissAll(targets, refused: []))) }
             let asked: @Sendable (isolated SceneRegistry) -> [InstanceID] = { $0.book.askedToDismiss(scene: targets) }
             var rounds = CloseRounds()
-            let first = force ? [] : closeQuestions(&rounds, asked(self))
+            let first = closeQuestions(&rounds, asked(self))
             guard !first.isEmpty else { return .done(.success(dismissAll(targets, refused: []))) }
             return .waiting(RegistryWait { [rounds] registry in
                 let refused = await registry.refusals(first, rounds: rounds, then: asked)
