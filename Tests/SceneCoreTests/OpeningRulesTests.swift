@@ -148,7 +148,7 @@ struct LandingActionRules {
             (["notes", "notes"], [], "notes", .existing(InstanceID(scene: "notes", number: 2))),
         ])
     func landing(open: [String], opening: [String], scene: String, expected: InstanceChoice) throws {
-        #expect(try book(open: open, opening: opening).landingAction(scene, value: nil).get() == expected)
+        #expect(try book(open: open, opening: opening).resolveLanding(scene, value: nil).get() == expected)
     }
 }
 

@@ -1,14 +1,6 @@
 package import SceneFlow
 package import SceneJSON
 
-/// Where a deep link lands, as the bookkeeping decides it.
-package enum LinkLanding: Hashable, Sendable {
-    /// In this open (or still opening) instance.
-    case existing(InstanceID)
-    /// In a new instance, opened by every open rule.
-    case new
-}
-
 /// The rules that pick an instance for a request that names a scene rather than an
 /// instance — a deep link, a dismiss by scene, a route that bubbles up — and the rule that
 /// keeps a modal from being presented twice. Each is a pure function of the bookkeeping
@@ -16,7 +8,9 @@ package enum LinkLanding: Hashable, Sendable {
 extension RegistryBook {
     // MARK: Deep links
 
-    /// Which instance a link to `scene` with `value` lands in.
+    /// Which instance a link to `scene` with `value` lands in, and whether it waits for it:
+    /// an instance still opening is joined (the link's plan is shown once it is active), an
+    /// open one shows the plan, a new one opens already showing it.
     ///
     /// - `multiple`: the most recently focused instance, else its newest; a new one when
     ///   none is open.
@@ -24,26 +18,19 @@ extension RegistryBook {
     ///   the one with the link's value); a new one otherwise.
     /// - Refused as opening would refuse it: `unknown_scene`, `value_required`,
     ///   `immersive_space_busy`, `instance_limit_reached`.
-    package func resolveLanding(_ scene: String, value: JSONValue?) -> Result<LinkLanding, RegistryRejection> {
+    package func resolveLanding(_ scene: String, value: JSONValue?) -> Result<InstanceChoice, RegistryRejection> {
         guard let facts = scenes[scene] else { return .failure(.unknownScene(scene)) }
-        if case .multiple = facts.policy, let id = mostRecent(of: scene) { return .success(.existing(id)) }
-        switch resolveOpen(scene, value: value) {
-        case .failure(let rejection): return .failure(rejection)
-        case .success(.existing(let id)): return .success(.existing(id))
-        case .success(.new): return .success(.new)
-        }
-    }
-
-    /// What a deep link to `scene` with `value` does with its target
-    /// (``resolveLanding(_:value:)``): waits for an instance still opening, then shows its
-    /// plan there; shows it in an open one; or opens a new one already showing it.
-    package func landingAction(_ scene: String, value: JSONValue?) -> Result<InstanceChoice, RegistryRejection> {
-        resolveLanding(scene, value: value).map { landing in
-            switch landing {
-            case .existing(let id): return records[id]?.phase == .opening ? .join(id) : .existing(id)
-            case .new: return .new
+        let id: InstanceID
+        if case .multiple = facts.policy, let recent = mostRecent(of: scene) {
+            id = recent
+        } else {
+            switch resolveOpen(scene, value: value) {
+            case .failure(let rejection): return .failure(rejection)
+            case .success(.new): return .success(.new)
+            case .success(.existing(let existing)): id = existing
             }
         }
+        return .success(records[id]?.phase == .opening ? .join(id) : .existing(id))
     }
 
     // MARK: Dismissing by scene
