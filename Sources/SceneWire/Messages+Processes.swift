@@ -1,3 +1,4 @@
+public import SceneCore
 import SceneFlow
 public import SceneJSON
 
@@ -25,25 +26,19 @@ public enum CallTarget: Codable, Hashable, Sendable, CustomStringConvertible {
     /// newest when none was focused).
     case scene(String)
 
-    private enum CodingKeys: String, CodingKey { case scene }
-
+    /// Reads an instance id, or `{"scene": id}`.
     public init(from decoder: any Decoder) throws {
-        if let text = try? decoder.singleValueContainer().decode(String.self) {
-            self = .instance(text)
-            return
+        switch try TargetForm(from: decoder) {
+        case .instance(let id): self = .instance(id)
+        case .scene(let scene): self = .scene(scene)
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self = .scene(try container.decode(String.self, forKey: .scene))
     }
 
+    /// Writes an instance as its id, a scene as `{"scene": id}`.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .instance(let id):
-            var container = encoder.singleValueContainer()
-            try container.encode(id)
-        case .scene(let scene):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(scene, forKey: .scene)
+        case .instance(let id): try TargetForm.instance(id).encode(to: encoder)
+        case .scene(let scene): try TargetForm.scene(scene).encode(to: encoder)
         }
     }
 

@@ -50,3 +50,16 @@ struct ReasonCodeTests {
         #expect(try JSONValue.string("not_open").decode(as: ReasonCode.self) == .notOpen)
     }
 }
+
+@Suite("A call's target as JSON: the wire's to")
+struct SceneTargetJSONTests {
+    @Test("an instance is its id, a scene is {scene}; each reads back; a malformed id does not read")
+    func wireForm() throws {
+        let instance = SceneTarget.instance(InstanceID(scene: "viewer", number: 2))
+        #expect(try JSONValue(encoding: instance) == "viewer-2")
+        #expect(try JSONValue(encoding: SceneTarget.scene("notes")) == ["scene": "notes"])
+        #expect(try JSONValue.string("viewer-2").decode(as: SceneTarget.self) == instance)
+        #expect(try JSONValue.object(["scene": "notes"]).decode(as: SceneTarget.self) == .scene("notes"))
+        #expect(throws: (any Error).self) { try JSONValue.string("viewer").decode(as: SceneTarget.self) }
+    }
+}

@@ -143,19 +143,46 @@ public enum SceneTarget: Codable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case scene }
-
     /// Reads an instance id, or `{"scene": id}`.
     public init(from decoder: any Decoder) throws {
-        if let id = try? decoder.singleValueContainer().decode(InstanceID.self) {
+        switch try TargetForm(from: decoder) {
+        case .instance(let text):
+            guard let id = InstanceID(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an instance id"))
+            }
             self = .instance(id)
+        case .scene(let scene):
+            self = .scene(scene)
+        }
+    }
+
+    /// Writes an instance as its id, a scene as `{"scene": id}`.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .instance(let id): try TargetForm.instance(id.description).encode(to: encoder)
+        case .scene(let scene): try TargetForm.scene(scene).encode(to: encoder)
+        }
+    }
+}
+
+/// The wire's form of a call's target (`to`): an instance as its id, a plain string; a
+/// scene as `{"scene": id}`. ``SceneTarget`` and the wire's `CallTarget` read and write
+/// themselves through it.
+package enum TargetForm: Codable, Sendable {
+    case instance(String)
+    case scene(String)
+
+    private enum CodingKeys: String, CodingKey { case scene }
+
+    package init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self = .instance(text)
             return
         }
         self = .scene(try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .scene))
     }
 
-    /// Writes an instance as its id, a scene as `{"scene": id}`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .instance(let id):
             var container = encoder.singleValueContainer()
