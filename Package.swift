@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SceneJSON", swiftSettings: strictSwift),
         .target(name: "SceneFlow", dependencies: ["SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneLinks", dependencies: ["SceneFlow", "SceneJSON"], swiftSettings: strictSwift),
-        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneSync"], swiftSettings: strictSwift),
+        .target(name: "SceneCore", dependencies: ["SceneFlow", "SceneJSON", "SceneLinks", "SceneSync", "CSceneSystem"], swiftSettings: strictSwift),
         .target(name: "CSceneSystem"),
         .target(name: "SceneSocket", dependencies: ["CSceneSystem", "SceneSync"], swiftSettings: strictSwift),
         .target(name: "SceneWire", dependencies: ["SceneFlow", "SceneJSON", "SceneCore", "SceneSocket"], swiftSettings: strictSwift),

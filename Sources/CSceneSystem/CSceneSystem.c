@@ -180,3 +180,12 @@ int scene_set_cloexec(int fd, int on) {
     flags = on ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC);
     return fcntl(fd, F_SETFD, flags);
 }
+
+// The linker names the bounds of every section whose name is a C identifier; weak, so an
+// image without distributed functions links, and reads as NULL.
+extern const char __start_swift5_accessible_functions[] __attribute__((weak));
+extern const char __stop_swift5_accessible_functions[] __attribute__((weak));
+
+const void *scene_distributed_functions_start(void) { return __start_swift5_accessible_functions; }
+
+const void *scene_distributed_functions_end(void) { return __stop_swift5_accessible_functions; }

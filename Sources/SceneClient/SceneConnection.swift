@@ -1,3 +1,4 @@
+public import SceneCore
 public import SceneFlow
 public import SceneJSON
 import Foundation
@@ -13,11 +14,16 @@ public final class SceneConnection: Sendable {
     public let hello: HelloResult
     let link: ClientLink
     private let timeout: Double?
+    /// Typed calls to the coordinator's scenes over this connection, and the actor of the
+    /// scene a scene process hosts: see `SceneActorSystem`. A remote reference's call is a
+    /// `scene.call` (as a scene, from its own instance).
+    public let actorSystem: SceneActorSystem
 
     private init(link: ClientLink, hello: HelloResult, timeout: Double?) {
         self.link = link
         self.hello = hello
         self.timeout = timeout
+        actorSystem = SceneActorSystem(transport: LinkTransport(link: link))
     }
 
     /// Connects to the coordinator at `path` and says `hello`.

@@ -100,7 +100,7 @@ final class ProcessHost<R: Route>: Sendable {
     /// Makes and starts the behaviour; answers why not, if it could not start.
     func start(instance: InstanceID, value: JSONValue?, connection: SceneConnection) async -> String? {
         let behavior = make(SceneContext<R>(
-            instance: instance, value: value, executor: loop.asUnownedSerialExecutor(),
+            instance: instance, value: value, executor: loop.asUnownedSerialExecutor(), actorSystem: connection.actorSystem,
             actions: ConnectionActions<R>(connection: connection, host: self)))
         do {
             try await behavior.start()

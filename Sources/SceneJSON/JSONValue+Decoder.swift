@@ -7,6 +7,15 @@ extension JSONValue {
         return try T(from: JSONValueDecoder(value: self, codingPath: []))
     }
 
+    /// Decodes a `Decodable` value from this JSON with `userInfo` for the types that read
+    /// it (a distributed actor finds its actor system there).
+    ///
+    /// - Throws: `DecodingError` with the coding path of the first mismatch.
+    public func decoded<T: Decodable>(as type: T.Type = T.self, userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
+        if let same = self as? T { return same }
+        return try T(from: JSONValueDecoder(value: self, codingPath: [], userInfo: userInfo))
+    }
+
     /// Encodes an `Encodable` value straight into JSON, without going through bytes.
     public static func encoded(_ value: some Encodable) throws -> JSONValue {
         if let json = value as? JSONValue { return json }
@@ -20,20 +29,26 @@ extension JSONValue {
 struct JSONValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any] = [:]) {
+        self.value = value
+        self.codingPath = codingPath
+        self.userInfo = userInfo
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, userInfo: userInfo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let values) = value else { throw mismatch([JSONValue].self, value, codingPath) }
-        return UnkeyedContainer(values: values, codingPath: codingPath)
+        return UnkeyedContainer(values: values, codingPath: codingPath, userInfo: userInfo)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleContainer(value: value, codingPath: codingPath)
+        SingleContainer(value: value, codingPath: codingPath, userInfo: userInfo)
     }
 }
 
@@ -86,6 +101,7 @@ private struct IndexKey: CodingKey {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
 
@@ -102,36 +118,38 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try member(key)
-        return try JSONValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
+        return try JSONValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo).decodeValue(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoder(value: .object(members), codingPath: codingPath)
+        JSONValueDecoder(value: .object(members), codingPath: codingPath, userInfo: userInfo)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key], userInfo: userInfo)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let values: [JSONValue]
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
     var currentIndex = 0
 
-    init(values: [JSONValue], codingPath: [any CodingKey]) {
+    init(values: [JSONValue], codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
         self.values = values
         self.codingPath = codingPath
+        self.userInfo = userInfo
     }
 
     var count: Int? { values.count }
@@ -154,35 +172,36 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path).decodeValue(type)
+        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).decodeValue(type)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path).unkeyedContainer()
+        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (value, path) = try next()
-        return JSONValueDecoder(value: value, codingPath: path)
+        return JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo)
     }
 }
 
 private struct SingleContainer: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     func decodeNil() -> Bool { value.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONValueDecoder(value: value, codingPath: codingPath).decodeValue(type)
+        try JSONValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(type)
     }
 }
 

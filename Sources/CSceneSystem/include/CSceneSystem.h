@@ -4,6 +4,7 @@
 #ifndef CSCENESYSTEM_H
 #define CSCENESYSTEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -85,5 +86,16 @@ int scene_allow_tracing(void);
 /// Reaps `pid` without blocking when `block` is 0: returns 1 with `code` (exit status, or
 /// -1) and `signal` (the terminating signal, or 0) when it has ended, 0 while it runs.
 int scene_reap(pid_t pid, int block, int *code, int *signal);
+
+/// The Swift runtime's table of distributed functions compiled into this image (its
+/// `swift5_accessible_functions` section): the first byte, and one past the last; both
+/// NULL when the image has none. Each record is five 32-bit fields, the first a relative
+/// pointer to the function's mangled name.
+const void *scene_distributed_functions_start(void);
+const void *scene_distributed_functions_end(void);
+
+/// The Swift runtime's demangler: a malloc'ed C string, or NULL when `name` does not
+/// demangle.
+char *swift_demangle(const char *name, size_t length, char *buffer, size_t *buffer_size, uint32_t flags);
 
 #endif

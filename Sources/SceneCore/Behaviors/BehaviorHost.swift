@@ -131,7 +131,7 @@ final class BehaviorHost<R: Route>: SceneBacking {
         }
         guard let generation else { return .failure(.sceneFailed("the registry is shutting down")) }
         let context = SceneContext<R>(
-            instance: instance, value: value, executor: registry.unownedExecutor,
+            instance: instance, value: value, executor: registry.unownedExecutor, actorSystem: registry.actorSystem,
             actions: RegistryActions(host: self, owner: registry, instance: instance, generation: generation))
         let hosted = Hosted(behavior: factory(context), generation: generation, registryExecutor: registry.executor, time: time)
         let installed = state.withLock { state -> Bool in

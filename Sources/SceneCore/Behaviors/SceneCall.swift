@@ -86,6 +86,25 @@ public struct ScenePayload: Sendable {
         }
     }
 
+    /// The value this payload holds, when it holds a `T` as it was made (in process).
+    package func value<T>(as type: T.Type) -> T? {
+        if case .value(let value) = storage { return value as? T }
+        return nil
+    }
+
+    /// The payload as the answer of a typed call, a `T`, with `userInfo` for what reads it
+    /// (a distributed actor in it is resolved through the system there).
+    ///
+    /// - Throws: `scene_failed` when it is not one.
+    package func decodeAnswer<T: Decodable>(_ type: T.Type, userInfo: [CodingUserInfoKey: any Sendable]) throws(SceneError) -> T {
+        if case .value(let value) = storage, let same = value as? T { return same }
+        do {
+            return try json().decoded(as: T.self, userInfo: userInfo)
+        } catch {
+            throw .sceneFailed("the answer is not a \(T.self): \(error)")
+        }
+    }
+
     /// The payload decoded from its JSON (see ``decode(_:)``).
     @usableFromInline
     func decodeFromJSON<T: Decodable>(_ type: T.Type) throws(SceneError) -> T {

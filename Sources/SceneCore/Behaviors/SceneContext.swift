@@ -19,12 +19,19 @@ public struct SceneContext<R: Route>: Sendable {
     /// its connection's). A behaviour whose `unownedExecutor` returns it runs beside what
     /// it talks to: what it asks and what it is asked take no thread switch.
     public let executor: UnownedSerialExecutor
+    /// The actor system of the registry or connection this scene acts through: a
+    /// ``DistributedScene`` is made with it, and resolves the scenes it calls with it.
+    public let actorSystem: SceneActorSystem
     let actions: any SceneActions<R>
 
-    package init(instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor, actions: any SceneActions<R>) {
+    package init(
+        instance: InstanceID, value: JSONValue?, executor: UnownedSerialExecutor, actorSystem: SceneActorSystem,
+        actions: any SceneActions<R>
+    ) {
         self.instance = instance
         self.value = value
         self.executor = executor
+        self.actorSystem = actorSystem
         self.actions = actions
     }
 

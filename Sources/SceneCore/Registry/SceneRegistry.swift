@@ -53,6 +53,11 @@ public actor SceneRegistry<R: Route> {
 
     nonisolated let home: RegistryExecutor
 
+    /// The distributed actors of this registry's scenes, and typed calls to any scene:
+    /// see ``SceneActorSystem``.
+    public nonisolated let actorSystem: SceneActorSystem
+    private nonisolated let callTransport: RegistryTransport<R>
+
     public nonisolated var unownedExecutor: UnownedSerialExecutor { home.unowned }
 
     /// The executor this registry was made with, if one was given: a coordinator serves a
@@ -122,9 +127,12 @@ public actor SceneRegistry<R: Route> {
         self.reopenList = ReopenList(limit: reopenLimit)
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)
+        self.callTransport = RegistryTransport<R>()
+        self.actorSystem = SceneActorSystem(transport: callTransport)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive,
             requirements: RequirementGraph(declarations.map(\.requirementFacts)))
+        callTransport.attach(self)
         if let host {
             host.attach(self)
             log.observe { host.observe($0) }

@@ -1,0 +1,158 @@
+public import Distributed
+import SceneJSON
+import SceneSync
+
+/// The arguments of a typed call, by name, in order: the params a typed call carries.
+///
+/// - In process they stay Swift values, and the callee takes each as it is (no JSON).
+/// - Across a socket they are a JSON object: each argument under its label, or under its
+///   parameter's name where it has no label (`save(draft:count:)` →
+///   `{"draft": …, "count": …}`), so a declared interface's schema checks them and a scene in
+///   any language reads them.
+struct SceneArguments: Encodable, Sendable {
+    var names: [String] = []
+    var values: [any Codable & Sendable] = []
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in zip(names, values) {
+            try container.encode(value, forKey: Key(stringValue: name))
+        }
+    }
+}
+
+/// Records a typed call's arguments as a ``SceneActorSystem`` sends them: each with the
+/// name the wire gives it.
+public struct SceneInvocationEncoder: DistributedTargetInvocationEncoder {
+    public typealias SerializationRequirement = Codable & Sendable
+
+    var arguments = SceneArguments()
+
+    init() {}
+
+    /// Generic substitutions are not sent: a scene runs the function its own type declares
+    /// by the call's name (a generic distributed function is refused).
+    public mutating func recordGenericSubstitution<T>(_ type: T.Type) throws {}
+
+    /// Records `argument` under its label, or its parameter's name where it has none.
+    public mutating func recordArgument<Value: Codable & Sendable>(_ argument: RemoteCallArgument<Value>) throws {
+        arguments.names.append(argument.label ?? argument.name)
+        arguments.values.append(argument.value)
+    }
+
+    public mutating func recordErrorType<E: Error>(_ type: E.Type) throws {}
+
+    public mutating func recordReturnType<R: Codable & Sendable>(_ type: R.Type) throws {}
+
+    public mutating func doneRecording() throws {}
+}
+
+/// Hands a typed call's arguments to the function a scene runs: each value as it came in
+/// process, or decoded from the params' member of its name (a distributed actor among them
+/// resolved through the scene's actor system).
+public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
+    public typealias SerializationRequirement = Codable & Sendable
+
+    private enum Source {
+        case values([any Codable & Sendable])
+        case json([String: JSONValue], keys: [String])
+    }
+
+    private let source: Source
+    private let system: SceneActorSystem
+    private let method: String
+    private var index = 0
+
+    /// The arguments of a call of `method` (whose parameters have `labels`) in `params`.
+    ///
+    /// - Throws: -32602 when the params are not an object, or the method has more than one
+    ///   parameter without a label (their members cannot be told apart).
+    init(_ params: ScenePayload, method: String, labels: [String?], system: SceneActorSystem) throws(SceneError) {
+        self.system = system
+        self.method = method
+        if let arguments = params.value(as: SceneArguments.self) {
+            source = .values(arguments.values)
+            return
+        }
+        guard case .object(let members) = try params.json() else {
+            throw .invalidParams("\(method) takes its arguments as an object keyed by their names")
+        }
+        // A parameter without a label is the one member no label names.
+        let named = Set(labels.compactMap { $0 })
+        let unnamed = members.keys.filter { !named.contains($0) }
+        var keys: [String] = []
+        for label in labels {
+            if let label {
+                keys.append(label)
+                continue
+            }
+            guard labels.count(where: { $0 == nil }) == 1, unnamed.count == 1 else {
+                throw .invalidParams(
+                    "\(method): an argument without a label is the one member no label names; "
+                        + (unnamed.isEmpty ? "there is none" : "found \(unnamed.sorted())"))
+            }
+            keys.append(unnamed[0])
+        }
+        source = .json(members, keys: keys)
+    }
+
+    public mutating func decodeGenericSubstitutions() throws -> [any Any.Type] { [] }
+
+    public mutating func decodeNextArgument<Argument: Codable & Sendable>() throws -> Argument {
+        defer { index += 1 }
+        switch source {
+        case .values(let values):
+            guard index < values.count, let value = values[index] as? Argument else {
+                throw SceneError.invalidParams("\(method): argument \(index + 1) is not a \(Argument.self)")
+            }
+            return value
+        case .json(let members, let keys):
+            guard index < keys.count, let member = members[keys[index]] else {
+                throw SceneError.invalidParams("\(method): no argument \"\(index < keys.count ? keys[index] : "\(index + 1)")\"")
+            }
+            do {
+                return try member.decoded(as: Argument.self, userInfo: [.actorSystemKey: system])
+            } catch {
+                throw SceneError.invalidParams("\(method): \(keys[index]): \(error)")
+            }
+        }
+    }
+
+    public mutating func decodeErrorType() throws -> (any Any.Type)? { nil }
+
+    public mutating func decodeReturnType() throws -> (any Any.Type)? { nil }
+}
+
+/// Takes what a scene's distributed function returned or threw, as the call's answer.
+public final class SceneResultHandler: DistributedTargetInvocationResultHandler, Sendable {
+    public typealias SerializationRequirement = Codable & Sendable
+
+    private let answer = Locked<Result<ScenePayload, SceneError>?>(nil)
+
+    init() {}
+
+    /// What the function answered: its value, `null` for none, or its error as a call
+    /// error (``SceneError/init(thrown:)``).
+    var result: Result<ScenePayload, SceneError> {
+        answer.withLock { $0 } ?? .failure(.sceneFailed("the function did not answer"))
+    }
+
+    public func onReturn<Success: Codable & Sendable>(value: Success) async throws {
+        answer.withLock { $0 = .success(ScenePayload(value)) }
+    }
+
+    public func onReturnVoid() async throws {
+        answer.withLock { $0 = .success(ScenePayload(json: .null)) }
+    }
+
+    public func onThrow<Err: Error>(error: Err) async throws {
+        answer.withLock { $0 = .failure(SceneError(thrown: error)) }
+    }
+}
