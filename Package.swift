@@ -74,7 +74,7 @@ let package = Package(
             name: "NotebookScene", dependencies: ["SceneCore", "SceneFlow"], path: "Examples/notebook-scene",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "swift-scene", dependencies: ["SceneClient", "NotebookScene"], path: "Examples/swift-scene",
+            name: "swift-scene", dependencies: ["SceneClient", "SceneCore", "SceneJSON", "NotebookScene"], path: "Examples/swift-scene",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "mixed-app", dependencies: ["SceneCoordinator", "SceneCore", "SceneFlow", "SceneJSON", "SceneClient", "NotebookScene"],

@@ -5,7 +5,9 @@ a scene of a SceneCoordinator app.
 A coordinator starts it (a manifest scene's "launch": {"command": ["python3", ".../scene.py"]})
 with SCENE_SOCKET, SCENE_INSTANCE and SCENE_TOKEN in its environment. It says hello with
 its token, logs its path changes, answers `title`, `echo`, `edit`, `save` (announced to
-subscribers as the signal `saved`), `path` and `relay` (a scene.call of its own), honours close requests, vetoes an interactive close
+subscribers as the signal `saved`), `path` and `relay` (a scene.call of its own), and the
+typed calls of the Swift `NotebookService` protocol (`title()`, `save(draft:count:)`),
+honours close requests, vetoes an interactive close
 while it has unsaved edits, and exits when its connection closes (the coordinator
 restarts it; it never reconnects).
 
@@ -120,6 +122,15 @@ class Scene:
             return {"unsaved": False}
         if method == "path":
             return {"path": self.path}
+        # A Swift caller's typed calls (NotebookService): the function's name with its
+        # argument labels, and its arguments as members of those names.
+        if method == "title()":
+            return self.title
+        if method == "save(draft:count:)":
+            draft, count = params.get("draft"), params.get("count")
+            if not isinstance(draft, str) or not isinstance(count, int):
+                raise RemoteError({"code": -32602, "message": "Invalid params", "data": {"detail": "draft: string, count: integer"}})
+            return len(draft) * count
         if method == "relay":
             call = {"to": params.get("to"), "method": params.get("method")}
             if "params" in params:

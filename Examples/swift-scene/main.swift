@@ -12,6 +12,8 @@
 import Foundation
 import NotebookScene
 import SceneClient
+import SceneCore
+import SceneJSON
 
 func log(_ line: String) {
     let instance = ProcessInfo.processInfo.environment["SCENE_INSTANCE"] ?? "scene"
@@ -21,10 +23,17 @@ func log(_ line: String) {
 let arguments = CommandLine.arguments
 let title = arguments.firstIndex(of: "--title").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 
+// `--distributed`: the notebook as a distributed actor (NotebookActor), called with typed
+// calls by the name of each `distributed func`.
+let behavior: SceneBehaviorFactory<JSONValue>
+if arguments.contains("--distributed") {
+    behavior = NotebookActor.behavior { context in NotebookActor(title: title ?? context.instance.description, context: context, log: log) }
+} else {
+    behavior = { context in Notebook(title: title ?? context.instance.description, context: context, log: log) }
+}
+
 do {
-    let end = try await SceneProcess.run(client: "swift-scene") { context in
-        Notebook(title: title ?? context.instance.description, context: context, log: log)
-    }
+    let end = try await SceneProcess.run(client: "swift-scene", behavior)
     switch end {
     case .finished:
         log("the connection closed; exiting")
