@@ -87,7 +87,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "wire-bench",
-            dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneCoordinator", "SceneClient", "BenchSupport"],
+            dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneCoordinator", "SceneClient", "NotebookScene", "BenchSupport"],
             path: "Benchmarks/wire-bench", swiftSettings: strictSwift),
         .executableTarget(
             name: "scene-bench",

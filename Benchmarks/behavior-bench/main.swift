@@ -13,6 +13,7 @@
 // [--seconds S] [--rounds R]`. It prints its aims as `aim: text | measured | yes/no`
 // lines, which Benchmarks/run.sh gathers into RESULTS.md.
 import BenchSupport
+import Distributed
 import Foundation
 import Glibc
 import SceneCoordinator
@@ -82,6 +83,61 @@ actor PlainShopper {
     }
 }
 
+/// The same till and shopper as distributed scenes: the shopper resolves the till by its
+/// instance and calls its `distributed func` (a running local scene: the actor itself).
+distributed actor DistributedTill: DistributedScene {
+    typealias R = Screen
+    var total = 0
+
+    init(context: SceneContext<Screen>) { actorSystem = context.actorSystem }
+
+    distributed func price(order: Order) -> Receipt {
+        total &+= order.item
+        return Receipt(total: total)
+    }
+}
+
+distributed actor DistributedShopper: DistributedScene {
+    typealias R = Screen
+
+    init(context: SceneContext<Screen>) { actorSystem = context.actorSystem }
+
+    distributed func run(count: Int, till: InstanceID) async throws -> Int {
+        let till = try DistributedTill.resolve(id: .instance(till), using: actorSystem)
+        var last = 0
+        for item in 0..<count { last = try await till.price(order: Order(item: item)).total }
+        return last
+    }
+}
+
+/// The reference for distributed calls: Swift's own `LocalTestingDistributedActorSystem`
+/// doing the same call.
+distributed actor LocalTill {
+    typealias ActorSystem = LocalTestingDistributedActorSystem
+    var total = 0
+
+    distributed func price(order: Order) -> Receipt {
+        total &+= order.item
+        return Receipt(total: total)
+    }
+}
+
+distributed actor LocalShopper {
+    typealias ActorSystem = LocalTestingDistributedActorSystem
+    let till: LocalTill
+
+    init(till: LocalTill, actorSystem: LocalTestingDistributedActorSystem) {
+        self.till = till
+        self.actorSystem = actorSystem
+    }
+
+    distributed func run(count: Int) async throws -> Int {
+        var last = 0
+        for item in 0..<count { last = try await till.price(order: Order(item: item)).total }
+        return last
+    }
+}
+
 func perSecond(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
     let started = ContinuousClock.now
     try await body()
@@ -96,11 +152,22 @@ func measureTyped() async throws {
         declarations: [
             SceneDeclaration(id: "till", kind: .window, hosting: .inProcess),
             SceneDeclaration(id: "shopper", kind: .window, hosting: .inProcess),
+            SceneDeclaration(id: "dtill", kind: .window, hosting: .inProcess),
+            SceneDeclaration(id: "dshopper", kind: .window, hosting: .inProcess),
         ],
-        behaviors: ["till": { _ in Till() }, "shopper": { Shopper(context: $0) }])
+        behaviors: [
+            "till": { _ in Till() }, "shopper": { Shopper(context: $0) },
+            "dtill": DistributedTill.behavior(DistributedTill.init), "dshopper": DistributedShopper.behavior(DistributedShopper.init),
+        ])
     let till = try await registry.open("till").instance.id.description
     let shopper = try await registry.open("shopper").instance.id
     let plain = PlainShopper()
+    let dtill = try await registry.open("dtill").instance.id
+    let dshopper = try DistributedShopper.resolve(id: .instance(try await registry.open("dshopper").instance.id), using: registry.actorSystem)
+    let testing = LocalTestingDistributedActorSystem()
+    let localShopper = LocalShopper(till: LocalTill(actorSystem: testing), actorSystem: testing)
+    _ = try await dshopper.run(count: 10_000, till: dtill)
+    _ = try await localShopper.run(count: 10_000)
     // Warm up both.
     _ = try await registry.call(SceneCall(method: "run", params: ScenePayload(Run(count: 10_000, till: till))), to: .instance(shopper))
     _ = await plain.run(10_000)
@@ -111,7 +178,9 @@ func measureTyped() async throws {
                 timeout: .seconds(600))
         }
         let reference = await perSecond(calls) { _ = await plain.run(calls) }
-        print("\(typed) \(reference)")
+        let distributed = try await perSecond(calls) { _ = try await dshopper.run(count: calls, till: dtill) }
+        let localTesting = try await perSecond(calls) { _ = try await localShopper.run(count: calls) }
+        print("\(typed) \(reference) \(distributed) \(localTesting)")
     }
 }
 
@@ -126,13 +195,18 @@ print("behavior-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(
 // core 0.
 let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 let pinned = only != nil ? "" : try runProgram("/usr/bin/taskset", ["-c", "0", me, "--typed-only", "--calls", "\(calls)", "--rounds", "\(rounds)"])
-let pairs = pinned.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }.filter { $0.count == 2 }
+let pairs = pinned.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }.filter { $0.count == 4 }
 let typed = pairs.map { $0[0] }, reference = pairs.map { $0[1] }
+let distributedCalls = pairs.map { $0[2] }, localTesting = pairs.map { $0[3] }
+let distributedMedian = distributedCalls.isEmpty ? 0 : median(distributedCalls)
+let localTestingMedian = localTesting.isEmpty ? 0 : median(localTesting)
 let typedMedian = typed.isEmpty ? 0 : median(typed), referenceMedian = reference.isEmpty ? 0 : median(reference)
 if only == nil {
     print("typed calls between in-process scenes, one core: \(String(format: "%.0f", typedMedian))/s (\(spread(typed, format: "%.0f")))")
     print("plain actor-to-actor calls, one core (reference): \(String(format: "%.0f", referenceMedian))/s (\(spread(reference, format: "%.0f")))")
     print(String(format: "ratio: %.3fx the plain call; %.0f ns more per call", typedMedian / referenceMedian, (1 / typedMedian - 1 / referenceMedian) * 1e9))
+    print("distributed calls between in-process scenes, one core: \(String(format: "%.0f", distributedMedian))/s (\(spread(distributedCalls, format: "%.0f")))")
+    print("LocalTestingDistributedActorSystem, the same call, one core (reference): \(String(format: "%.0f", localTestingMedian))/s (\(spread(localTesting, format: "%.0f")))")
 }
 
 // MARK: Over the wire
@@ -228,5 +302,10 @@ print("")
 aim("scene.call to an in-process scene at 16 connections ≥ 0.8x ping",
     String(format: "%.2fx on the loop, %.2fx on its own executor (%.0f calls/s; ping %.0f)", loopRatio, ownRatio,
            wireMedian("loop/16").perSecond, ping16), loopRatio >= 0.8)
+aim("distributed typed calls from one in-process scene to another ≥ 1M/s on one core",
+    String(format: "%.2fM/s", distributedMedian / 1e6), distributedMedian >= 1e6)
+aim("distributed typed calls between in-process scenes ≥ 0.5x LocalTestingDistributedActorSystem's",
+    String(format: "%.2fx (%.2fM/s vs %.2fM/s)", distributedMedian / localTestingMedian, distributedMedian / 1e6, localTestingMedian / 1e6),
+    distributedMedian >= 0.5 * localTestingMedian)
 aim("typed calls from one in-process scene to another ≥ 1M/s on one core",
     String(format: "%.2fM/s (a plain actor call: %.1fM/s)", typedMedian / 1e6, referenceMedian / 1e6), typedMedian >= 1e6)

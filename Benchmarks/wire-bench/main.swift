@@ -24,6 +24,7 @@
 import BenchSupport
 import Foundation
 import Glibc
+import NotebookScene
 import SceneClient
 import SceneCore
 import SceneFlow
@@ -125,6 +126,7 @@ let manifest: JSONValue = [
         ["id": "burst", "kind": "window", "launch": ["command": [.string(cScene)]]],
         ["id": "c-echo", "kind": "window", "launch": ["command": [.string(cScene)]]],
         ["id": "swift-echo", "kind": "window", "launch": ["command": [.string(swiftScene)]]],
+        ["id": "swift-typed", "kind": "window", "launch": ["command": [.string(swiftScene), "--distributed"]]],
         ["id": "listener", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "1"]]],
         ["id": "deaf", "kind": "window", "launch": ["command": [.string(cScene)], "env": ["BENCH_SUBSCRIBE": "deaf"]]],
     ],
@@ -145,6 +147,7 @@ for _ in 1...64 { _ = try await control.open("board") }
 _ = try await control.open("main")
 let cEcho = try await control.open("c-echo").instance.id
 let swiftEcho = try await control.open("swift-echo").instance.id
+let swiftTyped = try await control.open("swift-typed").instance.id
 
 /// Starts another `scenectl serve` on `socket` with `arguments`, and connects to it.
 @MainActor func startCoordinator(socket: String, _ arguments: [String]) async throws -> (Process, SceneConnection) {
@@ -223,6 +226,9 @@ enum Driver {
     case sceneClient
     /// SceneClient connections in this process, each calling `ping` from a task.
     case sceneClientPing
+    /// SceneClient connections in this process, each making typed calls to the Swift
+    /// scene that runs as a distributed actor.
+    case sceneClientTyped
 }
 
 struct Measurement {
@@ -271,6 +277,8 @@ for callers in concurrency {
     }
     cases.append(Case(key: "swift", label: "scene.call, Swift scene + SceneClient", callers: callers,
                       driver: .sceneClient, server: coordinator.processIdentifier))
+    cases.append(Case(key: "typed", label: "typed call, Swift distributed scene + SceneClient", callers: callers,
+                      driver: .sceneClientTyped, server: coordinator.processIdentifier))
 }
 
 /// Parses the load generators' line: calls, seconds, calls/s, p50, p99, failed, longest.
@@ -282,7 +290,7 @@ func parse(_ line: String) throws -> (calls: Double, measurement: Measurement) {
 
 /// SceneClient callers, each on its own connection, calling the Swift scene (or `ping`)
 /// in a loop.
-func sceneClientCalls(callers: Int, ping: Bool = false) async throws -> (calls: Double, measurement: Measurement) {
+func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) async throws -> (calls: Double, measurement: Measurement) {
     let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
         for index in 0..<callers {
             group.addTask { try await SceneConnection.connect(path: coordinatorSocket, client: "caller-\(index)", timeout: 30) }
@@ -297,10 +305,13 @@ func sceneClientCalls(callers: Int, ping: Bool = false) async throws -> (calls: 
         for connection in connections {
             group.addTask {
                 var latencies: [Double] = []
+                let notebook = typed ? try NotebookActor.resolve(id: .instance(swiftTyped), using: connection.actorSystem) : nil
                 while clock.now < deadline {
                     let start = clock.now
                     if ping {
                         try await connection.ping()
+                    } else if let notebook {
+                        _ = try await notebook.echo(n: 1)
                     } else {
                         _ = try await connection.callScene(.instance(swiftEcho), method: "echo", params: ["n": 1])
                     }
@@ -329,6 +340,8 @@ func sceneClientCalls(callers: Int, ping: Bool = false) async throws -> (calls: 
         result = try await sceneClientCalls(callers: entry.callers)
     case .sceneClientPing:
         result = try await sceneClientCalls(callers: entry.callers, ping: true)
+    case .sceneClientTyped:
+        result = try await sceneClientCalls(callers: entry.callers, typed: true)
     }
     var measurement = result.measurement
     if let before, let after = entry.server.flatMap(cpuSeconds), result.calls > 0 {
@@ -664,6 +677,7 @@ aims.append(ratioAim("flow.send p50 with 1 connection ≤ 1.3x ping's", find("fl
 aims.append(ratioAim("--durable flow.send at 16 connections ≥ 0.5x the same without it", find("durable", 16)!, find("flow", 16)!, \.perSecond, atLeast: 0.5, unit: "requests/s"))
 aims.append(ratioAim("scene.call to the Swift example scene at 16 callers ≥ 0.85x the C scene (C callers both)", find("swiftscene", 16)!, find("call", 16)!, \.perSecond, atLeast: 0.85, unit: "calls/s"))
 aims.append(ratioAim("scene.call to the Swift example scene p50 with 1 caller ≤ 1.2x the C scene's", find("swiftscene", 1)!, find("call", 1)!, \.p50, atMost: 1.2, unit: "µs"))
+aims.append(ratioAim("typed call to a Swift scene process (a distributed actor) at 16 callers ≥ 0.9x an untyped scene.call of the same payload (SceneClient callers both)", find("typed", 16)!, find("swift", 16)!, \.perSecond, atLeast: 0.9, unit: "calls/s"))
 aims.append(ratioAim("ping from SceneClient, 16 tasks ≥ 0.7x the C load generator's", find("swiftping", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
 aims.append(Aim(text: "ping p99 on another connection while a state of 100,000 instances is answered ≤ 100 ms",
                 measured: "\(f1(pingDuringState.p99 / 1000)) ms (p50 \(f1(pingDuringState.p50)) µs, longest \(f1((pingDuringState.longest ?? 0) / 1000)) ms; without the states: p99 \(f1(quietPing.p99 / 1000)) ms); \(f0(bigStates.calls)) states of \(f1(Double(bigStateBytes) / 1_048_576)) MiB answered, p50 \(f1(bigStates.measurement.p50 / 1000)) ms each",
@@ -771,6 +785,7 @@ func chart(_ cases: [Case]) -> String {
         ("dbus", "D-Bus method call (C service)", "#6a51a3"),
         ("swiftscene", "coordinator scene.call (Swift scene, C callers)", "#fdbb84"),
         ("swift", "coordinator scene.call (Swift scene, SceneClient)", "#fc8d59"),
+        ("typed", "typed call (Swift distributed scene, SceneClient)", "#91bfdb"),
     ].filter { key, _, _ in cases.contains { $0.key == key } }
     let width = 980.0, height = 470.0, panelWidth = 400.0, panelHeight = 300.0, top = 60.0
     var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" font-family="sans-serif" font-size="12">"##
@@ -842,7 +857,7 @@ if let out = argument(after: "--out") {
         "",
         "Written by `Benchmarks/run.sh` on \(date). Machine: \(cpuModel), \(cores) cores, \(String(format: "%.0f", memory)) GiB, Linux \(kernel). Release builds.",
         "",
-        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.open, state, durable flow.send, SceneClient ping, scene.call to the C scene, to the Swift scene, D-Bus, Swift callers to the Swift scene) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process (`state` is asked of a second one serving the demo app, five of its instances open; durable `flow.send` of a third, with `--state` and `--durable`); D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
+        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.open, state, durable flow.send, SceneClient ping, scene.call to the C scene, to the Swift scene, D-Bus, Swift callers to the Swift scene, Swift callers' typed calls to the Swift scene as a distributed actor) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process (`state` is asked of a second one serving the demo app, five of its instances open; durable `flow.send` of a third, with `--state` and `--durable`); D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
         "",
         "![throughput and latency against callers](results.svg)",
         "",

@@ -454,6 +454,14 @@ event("event: request.rejected", {"seq": 15, "type": "request.rejected", "reques
 event("event: link.handled", {"seq": 18, "type": "link.handled", "url": "demo://demo.example/viewer/42",
                               "instance": "viewer-1", "opened": True})
 
+# Typed calls (section 19): a scene.call like any other, its method the function's name
+# with its argument labels, its params the arguments by name.
+refused("scene.call: a typed call, save(draft:count:) with its arguments by name, to an instance not open is not_open",
+        61, "scene.call", {"to": "notes-1", "method": "save(draft:count:)", "params": {"draft": "hello", "count": 2}},
+        -32000, "not_open")
+refused("scene.call: a typed call without arguments, title(), to an undeclared scene is unknown_scene",
+        62, "scene.call", {"to": {"scene": "nope"}, "method": "title()"}, -32000, "unknown_scene")
+
 # Last: it stops the coordinator.
 ok("coordinator.shutdown: answered, then the coordinator stops", 99, "coordinator.shutdown", {})
 

@@ -270,6 +270,18 @@ struct DistributedNameTests {
         #expect(DistributedName(demangled: demangled) == nil)
     }
 
+    @Test(
+        "a private type is named alike by the demangler and the runtime",
+        arguments: [
+            ("App.(Notes in _FF8B66C8A6251E939C8C7358C00C96D5)", "App.Notes"),
+            ("App.(unknown context at $559f7a79c818).Notes", "App.Notes"),
+            ("App.Outer.(Inner in _AB).Notes", "App.Outer.Inner.Notes"),
+            ("App.Notes", "App.Notes"),
+        ])
+    func privateOwners(name: String, owner: String) {
+        #expect(DistributedFunctions.owner(name) == owner)
+    }
+
     @Test("this program's distributed functions are found by their owner's name and their wire names")
     func table() {
         let functions = DistributedFunctions.declared(by: Notes.self)

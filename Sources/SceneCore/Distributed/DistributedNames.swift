@@ -124,15 +124,40 @@ enum DistributedFunctions {
         var table: [String: [String: Entry]] = [:]
         for identifier in mangledNames() {
             guard let text = DistributedName.demangle(identifier), let name = DistributedName(demangled: text) else { continue }
-            let taken = table[name.owner]?[name.method] != nil
-            table[name.owner, default: [:]][name.method] = Entry(identifier: taken ? nil : identifier, labels: name.labels)
+            let owner = owner(name.owner)
+            let taken = table[owner]?[name.method] != nil
+            table[owner, default: [:]][name.method] = Entry(identifier: taken ? nil : identifier, labels: name.labels)
         }
         return table
     }()
 
     /// The functions `type` declares.
     static func declared(by type: Any.Type) -> [String: Entry] {
-        all[_typeName(type, qualified: true)] ?? [:]
+        all[owner(_typeName(type, qualified: true))] ?? [:]
+    }
+
+    /// A type's name with the private discriminators the demangler and the runtime write
+    /// differently left out: `M.(T in _8F…)` and `M.(unknown context at $5a…).T` are both
+    /// `M.T`. (Two private types of one name in a module then share their functions'
+    /// names, and a name both declare is refused as ambiguous.)
+    static func owner(_ name: String) -> String {
+        var result = ""
+        var rest = Substring(name)
+        while let open = rest.firstIndex(of: "(") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: ")") else { break }
+            let inside = rest[rest.index(after: open)..<close]
+            var after = rest[rest.index(after: close)...]
+            if inside.hasPrefix("unknown context at ") {
+                if after.hasPrefix(".") { after = after.dropFirst() }
+            } else if let marker = inside.range(of: " in _") {
+                result += inside[..<marker.lowerBound]
+            } else {
+                result += rest[open...close]
+            }
+            rest = after
+        }
+        return result + rest
     }
 
     /// The mangled names in the runtime's table for this image: records of five 32-bit

@@ -48,10 +48,19 @@ public protocol DistributedScene: DistributedActor where ActorSystem == SceneAct
 }
 
 extension DistributedScene {
+    /// Does nothing: the instance becomes `active` at once.
     public func start() async throws {}
+
+    /// Ignores the change.
     public func flowChanged(to path: [RouteStep<R>]) async {}
+
+    /// Ignores the change.
     public func phaseChanged(to phase: ScenePhase) async {}
+
+    /// Accepts every close.
     public func close(force: Bool) async -> Bool { true }
+
+    /// Does nothing.
     public func stop() async {}
 
     /// A factory that hosts this type as a scene's behaviour: `make` makes the actor of
