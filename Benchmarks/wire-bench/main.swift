@@ -305,7 +305,7 @@ func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) asy
         for connection in connections {
             group.addTask {
                 var latencies: [Double] = []
-                let notebook = typed ? try NotebookActor.resolve(id: .instance(swiftTyped), using: connection.actorSystem) : nil
+                let notebook = typed ? try NotebookActor.resolve(id: .instance(InstanceID(swiftTyped)!), using: connection.actorSystem) : nil
                 while clock.now < deadline {
                     let start = clock.now
                     if ping {
