@@ -11,7 +11,7 @@ public import SceneJSON
 /// protocol alone (`$NotebookService.resolve(id:using:)`), and a scene in another language
 /// answers it by the same names (`title()`, `save(draft:count:)`).
 @Resolvable
-public protocol NotebookService: DistributedActor where ActorSystem: DistributedActorSystem<any Codable & Sendable> {
+public protocol NotebookService: DistributedActor where ActorSystem == SceneActorSystem {
     /// Its title.
     distributed func title() async throws -> String
     /// Keeps `draft`; answers its length times `count`.

@@ -1,3 +1,4 @@
+import Distributed
 import Foundation
 import Glibc
 import SceneClient
@@ -143,6 +144,10 @@ enum Demo {
                 let echo = try await connection.callScene(.scene("main"), method: "echo", params: ["hello": "main"])
                 say("echo through the coordinator to main → \(echo)")
             }
+            try await section("A typed call: a Swift protocol (@Resolvable), answered by a scene process by the function's name") {
+                let titled = try $Titled.resolve(id: .instance(InstanceID("main-1")!), using: connection.actorSystem)
+                say("$Titled.resolve(main-1).title() → a scene.call of \"title()\", which main-1's process answers by name → \(try await titled.title())")
+            }
             try await section("A scene as a service: the first call opens it, its interface is checked, it announces signals") {
                 let listener = try await SceneConnection.connect(path: socketPath, client: "scenectl/demo-signals", timeout: 10)
                 defer { listener.close() }
@@ -264,4 +269,12 @@ enum Demo {
 
         func stop() { reader.cancel() }
     }
+}
+
+/// What the demo's scene processes answer as a typed call: a Swift protocol that any scene
+/// may answer, in any language, by the name of its function (`title()`).
+@Resolvable
+protocol Titled: DistributedActor where ActorSystem == SceneActorSystem {
+    /// The scene's title.
+    distributed func title() async throws -> String
 }

@@ -7,7 +7,8 @@ import SceneSync
 
 /// `scenectl scene`: a ready-made scene process for a coordinator to spawn.
 ///
-/// It logs its path changes to standard error, answers `title`, `echo`, `edit`, `save`,
+/// It logs its path changes to standard error, answers `title` (and the typed call
+/// `title()`), `echo`, `edit`, `save`,
 /// `path` and `relay` (a `scene.call` of its own to another scene), honours close
 /// requests, vetoes an interactive close while it has unsaved edits, and exits once its
 /// connection closes.
@@ -86,6 +87,9 @@ enum SceneCommand {
             return .success(.null)
         case "title":
             return .success(.object(["title": .string(state.title)]))
+        case "title()":
+            // The typed call of a Swift protocol's `title()` (the demo's `Titled`).
+            return .success(.string(state.title))
         case "echo":
             return .success(params)
         case "edit":

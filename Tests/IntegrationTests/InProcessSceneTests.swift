@@ -258,5 +258,10 @@ struct MixedAppExampleTests {
         #expect(code == 0, "\(child.standardError)")
         #expect(output.contains(#"answer: {"title":"Right (in process)"}"#))
         #expect(output.contains(#"answer: {"title":"Python (a process)"}"#))
+        // Its typed calls: to Python by the protocol, in process → a Swift process with a
+        // handed reference, and a Swift process → Python.
+        #expect(output.contains("from a client → 15"))
+        #expect(output.contains(#"dnotes.saved() → ["ring"]"#))
+        #expect(output.contains("by the protocol → 4"))
     }
 }

@@ -19,7 +19,7 @@ struct PaperJam: Error {}
 
 /// What every notebook answers, whoever implements it.
 @Resolvable
-protocol Notebook: DistributedActor where ActorSystem: DistributedActorSystem<any Codable & Sendable> {
+protocol Notebook: DistributedActor where ActorSystem == SceneActorSystem {
     distributed func save(draft: String, count: Int) async throws -> Int
 }
 
