@@ -27,6 +27,11 @@ public distributed actor NotebookActor: DistributedScene, NotebookService {
     private let log: @Sendable (String) -> Void
     private var drafts: [String] = []
 
+    /// It runs beside what it talks to (the coordinator's loop in process, the client's
+    /// loop in a scene process), as the plain notebook does: a call to it takes no thread
+    /// switch.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { actorSystem.executor }
+
     public init(title: String, context: SceneContext<JSONValue>, log: @escaping @Sendable (String) -> Void = { _ in }) {
         name = title
         self.context = context

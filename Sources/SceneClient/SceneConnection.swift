@@ -23,7 +23,7 @@ public final class SceneConnection: Sendable {
         self.link = link
         self.hello = hello
         self.timeout = timeout
-        actorSystem = SceneActorSystem(transport: LinkTransport(link: link))
+        actorSystem = SceneActorSystem(transport: LinkTransport(link: link), executor: link.loop.asUnownedSerialExecutor())
     }
 
     /// Connects to the coordinator at `path` and says `hello`.

@@ -1,5 +1,6 @@
 import Distributed
 @testable import SceneCore
+import SceneFlow
 import SceneJSON
 import SceneSocket
 import SceneSync
@@ -59,6 +60,29 @@ distributed actor Notes: DistributedScene, Notebook {
     distributed func relay(to other: Notes, draft: String) async throws -> Int {
         try await other.save(draft: draft, count: 1)
     }
+}
+
+/// A distributed scene that records its lifecycle, and refuses an interactive close while
+/// it keeps a draft.
+distributed actor Diary: DistributedScene {
+    let heard: Heard
+    private var draft = false
+
+    init(context: SceneContext<JSONValue>, heard: Heard) {
+        self.heard = heard
+        actorSystem = context.actorSystem
+    }
+
+    func start() async throws { heard.add("start") }
+    func flowChanged(to path: [RouteStep<JSONValue>]) async { heard.add("flow \(path.count)") }
+    func phaseChanged(to phase: ScenePhase) async { heard.add("phase \(phase.rawValue)") }
+    func close(force: Bool) async -> Bool {
+        heard.add("close \(force)")
+        return force || !draft
+    }
+    func stop() async { heard.add("stop") }
+
+    distributed func write() { draft = true }
 }
 
 private let strictInterface: SceneInterface = {
@@ -212,6 +236,23 @@ struct DistributedSceneTests {
         #expect(try await b.drafts(startedFirst: true) == ["hand"])
         let returned = try await a.itself()
         #expect(returned.id == .instance(second) || returned.id == .instance(first))
+    }
+
+    @Test("a distributed scene hears its start, phase and flow changes, may refuse an interactive close, and hears its stop")
+    func lifecycle() async throws {
+        let heard = Heard()
+        let registry = try SceneRegistry<JSONValue>(
+            app: "diary", declarations: [SceneDeclaration(id: "diary", kind: .window, hosting: .inProcess)],
+            behaviors: ["diary": Diary.behavior { Diary(context: $0, heard: heard) }])
+        let id = try await registry.open("diary").instance.id
+        let diary = try Diary.resolve(id: .instance(id), using: registry.actorSystem)
+        try await diary.write()
+        try await registry.instance(id)?.send(.push(["screen": "page"]))
+        let refused = await failure { _ = try await registry.scenes.dismiss(id) }
+        #expect(refused?.reason == .closeVetoed)
+        _ = try await registry.dismiss(id, force: true)
+        #expect(await eventually { heard.all.last == "stop" })
+        #expect(heard.all == ["start", "phase active", "flow 1", "close false", "close true", "stop"])
     }
 
     @Test("a call in JSON reaches the function by its name with its labels, its arguments by name")

@@ -87,6 +87,10 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
     /// The functions the scene's type declares, by wire name.
     let functions: [String: DistributedFunctions.Entry]
 
+    /// The scene's own executor: the host hands it each call with no hop between them (and
+    /// none at all for a scene that runs on ``SceneActorSystem/executor``).
+    nonisolated var unownedExecutor: UnownedSerialExecutor { scene.unownedExecutor }
+
     init(_ scene: Scene, system: SceneActorSystem, instance: InstanceID) {
         self.scene = scene
         self.system = system

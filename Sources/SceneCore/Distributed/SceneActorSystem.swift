@@ -44,12 +44,21 @@ public final class SceneActorSystem: DistributedActorSystem, Sendable {
     /// How long a typed call waits for its answer; nil: the registry's or the
     /// coordinator's call timeout.
     public let callTimeout: Duration?
+    /// The executor of what this system calls through: the registry's (in a coordinator,
+    /// its event loop), or the connection's loop. A scene whose `unownedExecutor` returns
+    /// it runs beside what it talks to, and a call to it takes no thread switch:
+    ///
+    /// ```swift
+    /// nonisolated var unownedExecutor: UnownedSerialExecutor { actorSystem.executor }
+    /// ```
+    public let executor: UnownedSerialExecutor
 
     /// The instance a scene's actor made now is (set while its factory runs).
     @TaskLocal static var assigning: InstanceID?
 
-    package init(transport: some SceneCallTransport, callTimeout: Duration? = nil) {
+    package init(transport: some SceneCallTransport, executor: UnownedSerialExecutor, callTimeout: Duration? = nil) {
         self.transport = transport
+        self.executor = executor
         self.callTimeout = callTimeout
     }
 

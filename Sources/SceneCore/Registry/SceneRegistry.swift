@@ -128,7 +128,7 @@ public actor SceneRegistry<R: Route> {
         self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
         self.home = RegistryExecutor(executor)
         self.callTransport = RegistryTransport<R>()
-        self.actorSystem = SceneActorSystem(transport: callTransport)
+        self.actorSystem = SceneActorSystem(transport: callTransport, executor: home.unowned)
         self.book = RegistryBook(
             scenes: byID.mapValues { SceneFacts(kind: $0.kind, policy: $0.instances) }, immersivePolicy: immersive,
             requirements: RequirementGraph(declarations.map(\.requirementFacts)))
