@@ -45,6 +45,8 @@ distributed actor Notes: DistributedScene, Notebook {
 
     distributed func keep(_ sealed: Sealed) -> Sealed { sealed }
 
+    distributed func forget() { drafts.removeAll() }
+
     distributed func refuse() throws -> Int { throw SceneError.domain(reason: "out_of_paper", message: "no paper") }
 
     distributed func boom() throws -> Int { throw PaperJam() }
@@ -146,6 +148,18 @@ struct DistributedSceneTests {
         let gone = try Notes.resolve(id: .instance(id), using: registry.actorSystem)
         let refused = await failure { _ = try await gone.save(draft: "x", count: 1) }
         #expect(refused?.reason == .notOpen)
+    }
+
+    @Test("a function that returns nothing answers null, and its effect is seen by the next call")
+    func voidFunction() async throws {
+        let registry = try notesRegistry()
+        let id = try await registry.open("notes").instance.id
+        let notes = try Notes.resolve(id: .scene("notes"), using: registry.actorSystem)
+        _ = try await notes.save(draft: "gone", count: 1)
+        try await notes.forget()
+        #expect(try await notes.drafts(startedFirst: true) == [])
+        let answer = try await registry.call(SceneCall(method: "forget()"), to: .instance(id))
+        #expect(try answer.json() == .null)
     }
 
     @Test("in process a typed call's arguments and answer pass as Swift values, never encoded")

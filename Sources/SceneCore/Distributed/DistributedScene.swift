@@ -110,8 +110,12 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
         var decoder = try SceneInvocationDecoder(call.params, method: call.method, labels: entry.labels, system: system)
         let handler = SceneResultHandler()
         do {
-            try await system.executeDistributedTarget(
-                on: scene, target: RemoteCallTarget(identifier), invocationDecoder: &decoder, handler: handler)
+            if let target = DistributedTarget.named(identifier) {
+                try await target.execute(on: scene, system: system, decoder: &decoder, handler: handler)
+            } else {
+                try await system.executeDistributedTarget(
+                    on: scene, target: RemoteCallTarget(identifier), invocationDecoder: &decoder, handler: handler)
+            }
         } catch {
             // What the arguments' decoding threw (-32602), or the runtime's refusal.
             throw SceneError(thrown: error)

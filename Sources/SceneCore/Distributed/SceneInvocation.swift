@@ -66,8 +66,9 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
     }
 
     private let source: Source
-    private let system: SceneActorSystem
     private let method: String
+    /// What a distributed actor among the arguments is resolved with.
+    private let userInfo: [CodingUserInfoKey: any Sendable]
     private var index = 0
 
     /// The arguments of a call of `method` (whose parameters have `labels`) in `params`.
@@ -75,8 +76,8 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
     /// - Throws: -32602 when the params are not an object, or the method has more than one
     ///   parameter without a label (their members cannot be told apart).
     init(_ params: ScenePayload, method: String, labels: [String?], system: SceneActorSystem) throws(SceneError) {
-        self.system = system
         self.method = method
+        userInfo = [.actorSystemKey: system]
         if let arguments = params.value(as: SceneArguments.self) {
             source = .values(arguments.values)
             return
@@ -118,7 +119,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
                 throw SceneError.invalidParams("\(method): no argument \"\(index < keys.count ? keys[index] : "\(index + 1)")\"")
             }
             do {
-                return try member.decoded(as: Argument.self, userInfo: [.actorSystemKey: system])
+                return try member.decoded(as: Argument.self, userInfo: userInfo)
             } catch {
                 throw SceneError.invalidParams("\(method): \(keys[index]): \(error)")
             }
