@@ -85,7 +85,12 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
         guard case .object(let members) = try params.json() else {
             throw .invalidParams("\(method) takes its arguments as an object keyed by their names")
         }
-        // A parameter without a label is the one member no label names.
+        // Each parameter is the member of its label (the common case, checked first); a
+        // parameter without one is the one member no label names.
+        if !labels.contains(nil) {
+            source = .json(members, keys: labels.map { $0! })
+            return
+        }
         let named = Set(labels.compactMap { $0 })
         let unnamed = members.keys.filter { !named.contains($0) }
         var keys: [String] = []
