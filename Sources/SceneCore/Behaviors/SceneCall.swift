@@ -121,6 +121,8 @@ public struct ScenePayload: Sendable {
             return json
         case .value(let value):
             do {
+                // A typed call's arguments are an object of their own members.
+                if let arguments = value as? SceneArguments { return try arguments.json() }
                 return try JSONValue.encoded(value)
             } catch {
                 throw .sceneFailed("the payload cannot be encoded as JSON: \(error)")

@@ -84,8 +84,8 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
     let scene: Scene
     let system: SceneActorSystem
     let instance: InstanceID
-    /// The functions the scene's type declares, by wire name.
-    let functions: [String: DistributedFunctions.Entry]
+    /// The functions the scene's type declares, by wire name, each with what runs it.
+    let functions: [String: (entry: DistributedFunctions.Entry, target: DistributedTarget?)]
 
     /// The scene's own executor: the host hands it each call with no hop between them (and
     /// none at all for a scene that runs on ``SceneActorSystem/executor``).
@@ -95,7 +95,9 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
         self.scene = scene
         self.system = system
         self.instance = instance
-        functions = DistributedFunctions.declared(by: Scene.self)
+        functions = DistributedFunctions.declared(by: Scene.self).mapValues { entry in
+            (entry, entry.identifier.flatMap(DistributedTarget.named))
+        }
     }
 
     func start() async throws {
@@ -103,14 +105,14 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
     }
 
     func answer(_ call: SceneCall) async throws -> ScenePayload {
-        guard let entry = functions[call.method] else { throw SceneError.methodNotFound(call.method) }
+        guard let (entry, target) = functions[call.method] else { throw SceneError.methodNotFound(call.method) }
         guard let identifier = entry.identifier else {
             throw SceneError.methodNotFound("\(call.method): \(Scene.self) has more than one function of that name")
         }
         var decoder = try SceneInvocationDecoder(call.params, method: call.method, labels: entry.labels, system: system)
         let handler = SceneResultHandler()
         do {
-            if let target = DistributedTarget.named(identifier) {
+            if let target {
                 try await target.execute(on: scene, system: system, decoder: &decoder, handler: handler)
             } else {
                 try await system.executeDistributedTarget(

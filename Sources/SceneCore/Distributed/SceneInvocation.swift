@@ -20,6 +20,16 @@ struct SceneArguments: Encodable, Sendable {
         init?(intValue: Int) { nil }
     }
 
+    /// The arguments as a JSON object, each member encoded as it is.
+    func json() throws -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(names.count)
+        for (name, value) in zip(names, values) {
+            members[name] = try JSONValue.encoded(value)
+        }
+        return .object(members)
+    }
+
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (name, value) in zip(names, values) {
