@@ -7,6 +7,16 @@ extension JSONValue {
         return try T(from: JSONValueDecoder(value: self, codingPath: []))
     }
 
+    /// This JSON as a `T` when `T` is `Int`, `String`, `Bool` or `Double` and the JSON is
+    /// one of those (what most arguments are): decided by metadata, with no decoder made.
+    package func primitive<T>(as type: T.Type) -> T? {
+        if T.self == Int.self, let number = intValue { return unsafeBitCast(number, to: T.self) }
+        if T.self == String.self, case .string(let text) = self { return unsafeBitCast(text, to: T.self) }
+        if T.self == Bool.self, case .bool(let flag) = self { return unsafeBitCast(flag, to: T.self) }
+        if T.self == Double.self, let number = doubleValue { return unsafeBitCast(number, to: T.self) }
+        return nil
+    }
+
     /// Decodes a `Decodable` value from this JSON with `userInfo` for the types that read
     /// it (a distributed actor finds its actor system there).
     ///

@@ -96,10 +96,13 @@ public struct ScenePayload: Sendable {
     /// (a distributed actor in it is resolved through the system there).
     ///
     /// - Throws: `scene_failed` when it is not one.
-    package func decodeAnswer<T: Decodable>(_ type: T.Type, userInfo: [CodingUserInfoKey: any Sendable]) throws(SceneError) -> T {
-        if case .value(let value) = storage, let same = value as? T { return same }
+    package func decodeAnswer<T: Decodable>(_ type: T.Type, userInfo: @autoclosure () -> [CodingUserInfoKey: any Sendable]) throws(SceneError) -> T {
+        switch storage {
+        case .value(let value): if let same = value as? T { return same }
+        case .json(let json): if let primitive = json.primitive(as: T.self) { return primitive }
+        }
         do {
-            return try json().decoded(as: T.self, userInfo: userInfo)
+            return try json().decoded(as: T.self, userInfo: userInfo())
         } catch {
             throw .sceneFailed("the answer is not a \(T.self): \(error)")
         }

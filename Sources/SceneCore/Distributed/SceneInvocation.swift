@@ -78,7 +78,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
     private let source: Source
     private let method: String
     /// What a distributed actor among the arguments is resolved with.
-    private let userInfo: [CodingUserInfoKey: any Sendable]
+    private let system: SceneActorSystem
     private var index = 0
 
     /// The arguments of a call of `method` (whose parameters have `labels`) in `params`.
@@ -87,7 +87,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
     ///   parameter without a label (their members cannot be told apart).
     init(_ params: ScenePayload, method: String, labels: [String?], system: SceneActorSystem) throws(SceneError) {
         self.method = method
-        userInfo = [.actorSystemKey: system]
+        self.system = system
         if let arguments = params.value(as: SceneArguments.self) {
             source = .values(arguments.values)
             return
@@ -133,8 +133,9 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
             guard index < keys.count, let member = members[keys[index]] else {
                 throw SceneError.invalidParams("\(method): no argument \"\(index < keys.count ? keys[index] : "\(index + 1)")\"")
             }
+            if let primitive = member.primitive(as: Argument.self) { return primitive }
             do {
-                return try member.decoded(as: Argument.self, userInfo: userInfo)
+                return try member.decoded(as: Argument.self, userInfo: [.actorSystemKey: system])
             } catch {
                 throw SceneError.invalidParams("\(method): \(keys[index]): \(error)")
             }
