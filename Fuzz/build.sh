@@ -11,7 +11,25 @@ out="$root/.build/fuzz"
 mkdir -p "$out/modules"
 flags=(-c -wmo -O -g -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
        -enable-upcoming-feature InternalImportsByDefault -sanitize=fuzzer,address
-       -package-name SceneCoordinator -I "$out/modules")
+       -package-name SceneCoordinator -I "$out/modules" -I "$out/modules/CSceneSystem")
+
+# The C target (SceneCore reads the Swift runtime's table of distributed functions through
+# it): its objects beside the modules' (the targets link every one), and a module map for
+# its header, which SwiftPM would otherwise write.
+include="$root/Sources/CSceneSystem/include"
+mkdir -p "$out/modules/CSceneSystem"
+map="module CSceneSystem {
+    header \"$include/CSceneSystem.h\"
+    export *
+}"
+[[ "$(cat "$out/modules/CSceneSystem/module.modulemap" 2>/dev/null)" == "$map" ]] || echo "$map" > "$out/modules/CSceneSystem/module.modulemap"
+for source in "$root"/Sources/CSceneSystem/*.c; do
+    object="$out/modules/CSceneSystem-$(basename "$source" .c).o"
+    if [[ ! -f "$object" || "$source" -nt "$object" || "$include/CSceneSystem.h" -nt "$object" ]]; then
+        echo "fuzz: compiling $(basename "$source")"
+        cc -c -O1 -g -fPIC -I "$include" -o "$object" "$source"
+    fi
+done
 
 # Modules in dependency order; SceneSocket contributes only its framing (the rest
 # needs the C target and a loop, which the wire target does not use).

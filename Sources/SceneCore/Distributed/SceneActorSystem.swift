@@ -41,9 +41,9 @@ public final class SceneActorSystem: DistributedActorSystem, Sendable {
 
     private let transport: any SceneCallTransport
     private let locals = Locked<[InstanceID: Local]>([:])
-    /// How long a typed call waits for its answer; nil: the registry's or the
-    /// coordinator's call timeout.
-    public let callTimeout: Duration?
+    /// How long a typed call waits for its answer; nil (every system the package makes
+    /// today): the registry's or the coordinator's call timeout.
+    package let callTimeout: Duration?
     /// The executor of what this system calls through: the registry's (in a coordinator,
     /// its event loop), or the connection's loop. A scene whose `unownedExecutor` returns
     /// it runs beside what it talks to, and a call to it takes no thread switch:
