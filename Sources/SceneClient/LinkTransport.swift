@@ -13,18 +13,11 @@ struct LinkTransport: SceneCallTransport {
     private static let longest = Double(SceneCall.maximumTimeout.components.seconds)
 
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
-        let to: CallTarget
-        switch target {
-        case .instance(let id): to = .instance(id.description)
-        case .scene(let scene): to = .scene(scene)
-        }
-        var request = SceneCallParams(to: to, method: call.method, params: try call.params.json())
-        let seconds = timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-        request.timeout = seconds
+        let request = SceneCallParams(to: target, method: call.method, params: try call.params.json(), timeout: timeout)
         do {
             let answer = try await link.call(
                 WireMethod.sceneCall.rawValue, params: WireCodec.json(request),
-                timeout: (seconds ?? Self.longest) + Self.grace)
+                timeout: (request.timeout ?? Self.longest) + Self.grace)
             return ScenePayload(json: answer)
         } catch {
             throw error.sceneError

@@ -50,21 +50,12 @@ public struct ConnectionScenes: SceneRequests {
         return ids
     }
 
-    /// `target` as the wire's `to`.
-    private func to(_ target: SceneTarget) -> CallTarget {
-        switch target {
-        case .instance(let id): return .instance(id.description)
-        case .scene(let scene): return .scene(scene)
-        }
-    }
-
     public func call<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget, timeout: Duration?)
         async throws(SceneError) -> Answer
     {
-        let json = try ScenePayload(params).json()
-        let seconds = timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let request = SceneCallParams(to: target, method: method.name, params: try ScenePayload(params).json(), timeout: timeout)
         let answer = try await asking { () throws(ClientError) in
-            try await connection.callScene(to(target), method: method.name, params: json, timeout: seconds)
+            try await connection.callScene(request.to, method: request.method, params: request.params, timeout: request.timeout)
         }
         return try ScenePayload(json: answer).decodeAnswer(Answer.self)
     }
@@ -72,8 +63,10 @@ public struct ConnectionScenes: SceneRequests {
     public func notify<Params, Answer>(_ method: SceneMethod<Params, Answer>, _ params: Params, on target: SceneTarget)
         async throws(SceneError)
     {
-        let json = try ScenePayload(params).json()
-        try await asking { () throws(ClientError) in try await connection.notifyScene(to(target), method: method.name, params: json) }
+        let request = SceneCallParams(to: target, method: method.name, params: try ScenePayload(params).json())
+        try await asking { () throws(ClientError) in
+            try await connection.notifyScene(request.to, method: request.method, params: request.params)
+        }
     }
 
     public func present<Value, Answer: Decodable & Sendable>(

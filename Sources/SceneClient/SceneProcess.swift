@@ -225,6 +225,15 @@ struct ConnectionActions<R: Route>: SceneActions {
         }
     }
 
+    /// `scene.call` or `scene.notify` with its params as the wire's message.
+    private func request(_ method: WireMethod, _ params: SceneCallParams) async throws(SceneError) -> JSONValue {
+        do {
+            return try await connection.call(method.rawValue, params: WireCodec.json(params))
+        } catch {
+            throw error.sceneError
+        }
+    }
+
     private func encode(_ value: some Encodable) throws(SceneError) -> JSONValue {
         do {
             return try JSONValue.encoded(value)
@@ -309,23 +318,13 @@ struct ConnectionActions<R: Route>: SceneActions {
         _ = try await request(.sceneFinish, ["instance": .string(instance.description), "result": result])
     }
 
-    private func target(_ target: SceneTarget) -> JSONValue {
-        switch target {
-        case .instance(let id): return .string(id.description)
-        case .scene(let scene): return .object(["scene": .string(scene)])
-        }
-    }
-
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
-        var params: [String: JSONValue] = [
-            "to": self.target(target), "method": .string(call.method), "params": try call.params.json(),
-        ]
-        if let timeout { params["timeout"] = .double(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18) }
+        let params = SceneCallParams(to: target, method: call.method, params: try call.params.json(), timeout: timeout)
         return ScenePayload(json: try await request(.sceneCall, params))
     }
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {
-        _ = try await request(.sceneNotify, ["to": self.target(target), "method": .string(call.method), "params": try call.params.json()])
+        _ = try await request(.sceneNotify, SceneCallParams(to: target, method: call.method, params: try call.params.json()))
     }
 
     func emit(_ signal: String, payload: JSONValue?, from instance: InstanceID) async throws(SceneError) {

@@ -72,6 +72,18 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
         self.timeout = timeout
     }
 
+    /// Params for a call or notification of `method` to `target`, its `timeout` in seconds:
+    /// how the package's Swift callers write `scene.call` and `scene.notify`.
+    package init(to target: SceneTarget, method: String, params: JSONValue?, timeout: Duration? = nil) {
+        let to: CallTarget
+        switch target {
+        case .instance(let id): to = .instance(id.description)
+        case .scene(let scene): to = .scene(scene)
+        }
+        let seconds = timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        self.init(to: to, method: method, params: params, timeout: seconds)
+    }
+
     /// The longest `timeout` a call may ask for, in seconds (one hour).
     public static let maximumTimeout: Double = 3600
 

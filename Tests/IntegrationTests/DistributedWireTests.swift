@@ -175,23 +175,10 @@ struct DistributedWireTests {
             // A caller in JSON whose argument does not decode: the scene answers -32602.
             _ = try await harness.control.open("dnotes")
             try await harness.test.waitUntilActive("dnotes-1")
-            let wrong = await refusalError {
+            let wrong = await remote {
                 _ = try await harness.control.callScene(.scene("dnotes"), method: "save(draft:count:)", params: ["draft": 5, "count": 1])
             }
             #expect(wrong?.code == -32602)
         }
-    }
-}
-
-/// The wire error a client call was refused with.
-private func refusalError(_ body: () async throws -> Void) async -> WireError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ClientError {
-        if case .remote(let wire) = error { return wire }
-        return nil
-    } catch {
-        return nil
     }
 }

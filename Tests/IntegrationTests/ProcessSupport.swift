@@ -176,3 +176,17 @@ func refusal(_ body: () async throws -> Void, sourceLocation: SourceLocation = #
         return nil
     }
 }
+
+/// The coordinator's error object a client call was refused with; nil when it succeeded
+/// or failed otherwise.
+func remote(_ body: () async throws -> Void) async -> WireError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as ClientError {
+        if case .remote(let wire) = error { return wire }
+        return nil
+    } catch {
+        return nil
+    }
+}

@@ -23,18 +23,6 @@ private func services() -> [String] {
     ]
 }
 
-private func remote(_ body: () async throws -> Void) async -> WireError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ClientError {
-        if case .remote(let wire) = error { return wire }
-        return nil
-    } catch {
-        return nil
-    }
-}
-
 @Suite("Scenes as services over the wire: activation, interfaces, signals")
 struct ServiceWireTests {
     @Test("a call to an activatable process scene with none open opens one, and its process answers once it is active")

@@ -13,13 +13,6 @@ struct SceneArguments: Encodable, Sendable {
     var names: [String] = []
     var values: [any Codable & Sendable] = []
 
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// The arguments as a JSON object, each member encoded as it is.
     func json() throws -> JSONValue {
         var members: [String: JSONValue] = [:]
@@ -30,11 +23,9 @@ struct SceneArguments: Encodable, Sendable {
         return .object(members)
     }
 
+    /// The same object as ``json()``.
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for (name, value) in zip(names, values) {
-            try container.encode(value, forKey: Key(stringValue: name))
-        }
+        try json().encode(to: encoder)
     }
 }
 
