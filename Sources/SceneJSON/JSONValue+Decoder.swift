@@ -231,24 +231,48 @@ extension JSONValueDecoder {
 
 /// An `Encoder` that builds a ``JSONValue`` tree: containers write into shared nodes, and
 /// the tree becomes a value once encoding ends, so nesting works at any depth.
+///
+/// A member or element that is a number, string, flag or null is stored as its JSON at
+/// once; only a nested container gets a node of its own, filled in when the tree becomes a
+/// value. So a flat struct costs one dictionary, built in place.
 final class JSONValueEncoder: Encoder {
     /// A node of the tree being built.
     final class Node {
         enum Content {
             case empty
             case value(JSONValue)
-            case object([String: Node])
-            case array([Node])
+            case object([String: JSONValue])
+            case array([JSONValue])
+        }
+
+        /// Where a nested node's value goes in its parent.
+        enum Slot {
+            case member(String)
+            case element(Int)
         }
 
         var content: Content = .empty
+        /// Nested containers still being written, in the order they were made.
+        private var nested: [(slot: Slot, node: Node)] = []
 
         var value: JSONValue {
+            guard !nested.isEmpty else { return settled }
+            for (slot, node) in nested {
+                switch slot {
+                case .member(let key): store(node.value, forKey: key)
+                case .element(let index): set(node.value, at: index)
+                }
+            }
+            nested = []
+            return settled
+        }
+
+        private var settled: JSONValue {
             switch content {
             case .empty: return .null
             case .value(let value): return value
-            case .object(let members): return .object(members.mapValues(\.value))
-            case .array(let nodes): return .array(nodes.map(\.value))
+            case .object(let members): return .object(members)
+            case .array(let elements): return .array(elements)
             }
         }
 
@@ -262,29 +286,64 @@ final class JSONValueEncoder: Encoder {
             content = .array([])
         }
 
-        /// The node for member `key`, created empty if needed.
-        func member(_ key: String) -> Node {
-            makeObject()
-            guard case .object(var members) = content else { return Node() }
-            if let existing = members[key] { return existing }
-            let node = Node()
-            members[key] = node
+        /// Sets member `key` (the node becomes an object if it is not one), replacing a
+        /// nested container made for it before.
+        func set(_ value: JSONValue, forKey key: String) {
+            if !nested.isEmpty {
+                nested.removeAll { if case .member(key) = $0.slot { true } else { false } }
+            }
+            store(value, forKey: key)
+        }
+
+        private func store(_ value: JSONValue, forKey key: String) {
+            guard case .object(var members) = content else {
+                content = .object([key: value])
+                return
+            }
+            content = .empty  // `members` is the only reference: the insert does not copy
+            members[key] = value
             content = .object(members)
+        }
+
+        /// Appends an element (the node becomes an array if it is not one).
+        func append(_ value: JSONValue) {
+            guard case .array(var elements) = content else {
+                content = .array([value])
+                return
+            }
+            content = .empty
+            elements.append(value)
+            content = .array(elements)
+        }
+
+        private func set(_ value: JSONValue, at index: Int) {
+            guard case .array(var elements) = content, elements.indices.contains(index) else { return }
+            content = .empty
+            elements[index] = value
+            content = .array(elements)
+        }
+
+        /// The node of nested member `key`, the one made before for it if any.
+        func member(_ key: String) -> Node {
+            if let existing = nested.last(where: { if case .member(key) = $0.slot { true } else { false } }) {
+                return existing.node
+            }
+            store(.null, forKey: key)
+            let node = Node()
+            nested.append((.member(key), node))
             return node
         }
 
-        /// A new last element.
+        /// The node of a new nested last element.
         func append() -> Node {
-            makeArray()
-            guard case .array(var nodes) = content else { return Node() }
+            append(.null)
             let node = Node()
-            nodes.append(node)
-            content = .array(nodes)
+            nested.append((.element(count - 1), node))
             return node
         }
 
         var count: Int {
-            if case .array(let nodes) = content { return nodes.count }
+            if case .array(let elements) = content { return elements.count }
             return 0
         }
     }
@@ -314,13 +373,19 @@ final class JSONValueEncoder: Encoder {
 
     /// Encodes `value` into `node`.
     static func encode<T: Encodable>(_ value: T, into node: Node, path: [any CodingKey]) throws {
-        if T.self == JSONValue.self {
-            node.content = .value(unsafeBitCast(value, to: JSONValue.self))
-        } else if let primitive = primitiveJSON(value) {
-            node.content = .value(primitive)
+        if let json = leaf(value) {
+            node.content = .value(json)
         } else {
             try value.encode(to: JSONValueEncoder(node: node, codingPath: path))
         }
+    }
+
+    /// The JSON of a value that needs no encoder: a ``JSONValue`` itself, or a standard
+    /// library number, string or flag.
+    @inline(__always)
+    static func leaf<T: Encodable>(_ value: T) -> JSONValue? {
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: JSONValue.self) }
+        return primitiveJSON(value)
     }
 
     /// The JSON of a standard library number, string or flag; nil for any other type.
@@ -359,11 +424,15 @@ private struct KeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let codingPath: [any CodingKey]
 
     mutating func encodeNil(forKey key: Key) throws {
-        node.member(key.stringValue).content = .value(.null)
+        node.set(.null, forKey: key.stringValue)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try JSONValueEncoder.encode(value, into: node.member(key.stringValue), path: codingPath + [key])
+        if let json = JSONValueEncoder.leaf(value) {
+            node.set(json, forKey: key.stringValue)
+        } else {
+            try value.encode(to: JSONValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]))
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -391,11 +460,15 @@ private struct UnkeyedEncoding: UnkeyedEncodingContainer {
 
     var count: Int { node.count }
 
-    mutating func encodeNil() throws { node.append().content = .value(.null) }
+    mutating func encodeNil() throws { node.append(.null) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        try JSONValueEncoder.encode(value, into: node.append(), path: codingPath + [IndexKey(index)])
+        if let json = JSONValueEncoder.leaf(value) {
+            node.append(json)
+        } else {
+            let index = count
+            try value.encode(to: JSONValueEncoder(node: node.append(), codingPath: codingPath + [IndexKey(index)]))
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

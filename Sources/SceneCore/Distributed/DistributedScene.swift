@@ -110,14 +110,13 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
             throw SceneError.methodNotFound("\(call.method): \(Scene.self) has more than one function of that name")
         }
         var decoder = try SceneInvocationDecoder(call.params, method: call.method, labels: entry.labels, system: system)
+        if let target {
+            return try await target.execute(on: scene, decoder: &decoder)
+        }
         let handler = SceneResultHandler()
         do {
-            if let target {
-                try await target.execute(on: scene, system: system, decoder: &decoder, handler: handler)
-            } else {
-                try await system.executeDistributedTarget(
-                    on: scene, target: RemoteCallTarget(identifier), invocationDecoder: &decoder, handler: handler)
-            }
+            try await system.executeDistributedTarget(
+                on: scene, target: RemoteCallTarget(identifier), invocationDecoder: &decoder, handler: handler)
         } catch {
             // What the arguments' decoding threw (-32602), or the runtime's refusal.
             throw SceneError(thrown: error)

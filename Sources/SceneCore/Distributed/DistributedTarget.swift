@@ -41,6 +41,8 @@ final class DistributedTarget: @unchecked Sendable {
     private let resultSize: Int
     private let resultAlignment: Int
     private let destroy: @Sendable (UnsafeMutableRawPointer) -> Void
+    /// The value in a result buffer, as an answer (nil for a function returning nothing).
+    private let answer: (any ResultReader)?
 
     /// The function `identifier` names, when it is one the runtime knows and is not
     /// generic (a generic one needs substitutions: nil, and the caller uses
@@ -67,16 +69,29 @@ final class DistributedTarget: @unchecked Sendable {
             (MemoryLayout<R>.size, MemoryLayout<R>.alignment, { $0.assumingMemoryBound(to: R.self).deinitialize(count: 1) })
         }
         (resultSize, resultAlignment, destroy) = _openExistential(result, do: layout)
+        if result == Void.self {
+            answer = nil
+        } else if let encodable = result as? any Encodable.Type {
+            func reader<T: Encodable>(_: T.Type) -> any ResultReader { Answering<T>() }
+            answer = _openExistential(encodable, do: reader)
+        } else {
+            types.deallocate()
+            name.deallocate()
+            return nil
+        }
         self.name = name
         self.argumentTypes = UnsafeMutableBufferPointer(rebasing: types[0..<Int(count)])
         self.result = result
     }
 
-    /// Runs the function on `actor`, with its arguments from `decoder`; what it returns or
-    /// throws goes to `handler`, as `executeDistributedTarget` does.
-    func execute(
-        on actor: some DistributedActor, system: SceneActorSystem, decoder: inout SceneInvocationDecoder, handler: SceneResultHandler
-    ) async throws {
+    /// Runs the function on `actor`, with its arguments from `decoder`, and answers what it
+    /// returned (`null` for nothing), or throws what it threw as a call error.
+    ///
+    /// It runs where its caller runs (the scene's host, on the scene's executor), so the
+    /// call reaches the actor with no hop, and its answer needs no handler.
+    nonisolated(nonsending) func execute(on actor: some DistributedActor, decoder: inout SceneInvocationDecoder) async throws(SceneError)
+        -> ScenePayload
+    {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(resultSize, 1), alignment: resultAlignment)
         defer { buffer.deallocate() }
         do {
@@ -85,15 +100,11 @@ final class DistributedTarget: @unchecked Sendable {
                 argumentTypes: UnsafeRawPointer(argumentTypes.baseAddress!), resultBuffer: buffer, substitutions: nil,
                 witnessTables: nil, numWitnessTables: 0)
         } catch {
-            try await handler.onThrow(error: error)
-            return
+            // What the arguments' decoding threw (-32602), or the function's own error.
+            throw SceneError(thrown: error)
         }
         defer { destroy(buffer) }
-        if result == Void.self {
-            try await handler.onReturnVoid()
-        } else {
-            try await system.invokeHandlerOnReturn(handler: handler, resultBuffer: UnsafeRawPointer(buffer), metatype: result)
-        }
+        return answer?.answer(in: UnsafeRawPointer(buffer)) ?? ScenePayload(json: .null)
     }
 
     /// Targets already read, by mangled name; nil for one that cannot be run this way.
@@ -105,5 +116,19 @@ final class DistributedTarget: @unchecked Sendable {
         let target = DistributedTarget(identifier)
         known.withLock { $0[identifier] = target }
         return target
+    }
+}
+
+/// Reads a function's result out of its buffer as an answer.
+private protocol ResultReader: Sendable {
+    func answer(in buffer: UnsafeRawPointer) -> ScenePayload
+}
+
+/// Reads a `T`. The compiler holds a distributed function's result to the system's
+/// serialization requirement (Codable & Sendable), so a `T` that is Encodable here is
+/// Sendable too; the two existentials share one layout.
+private struct Answering<T: Encodable>: ResultReader {
+    func answer(in buffer: UnsafeRawPointer) -> ScenePayload {
+        ScenePayload(unsafeBitCast(buffer.load(as: T.self) as any Encodable, to: (any Encodable & Sendable).self))
     }
 }

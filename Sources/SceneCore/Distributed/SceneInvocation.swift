@@ -58,7 +58,7 @@ public struct SceneInvocationEncoder: DistributedTargetInvocationEncoder {
 /// Hands a typed call's arguments to the function a scene runs: each value as it came in
 /// process, or decoded from the params' member of its name (a distributed actor among them
 /// resolved through the scene's actor system).
-public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder {
+public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendable {
     public typealias SerializationRequirement = Codable & Sendable
 
     private enum Source {
