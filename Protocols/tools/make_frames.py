@@ -244,6 +244,12 @@ refused("session.save: without a state file is no_state_file", 23, "session.save
 refused("session.list: without a state file is no_state_file", 23, "session.list", {}, -32000, "no_state_file")
 refused("session.load: a name with a slash is invalid params", 23, "session.load", {"name": "../etc"}, -32602)
 refused("session.delete: name missing is invalid params", 23, "session.delete", {}, -32602, valid=False)
+refused("token.issue: an undeclared scene is unknown_scene", 23, "token.issue", {"scene": "nowhere"}, -32000, "unknown_scene")
+refused("token.issue: a scene no process backs (virtual) takes no attach: invalid params", 23, "token.issue", {"scene": "main"}, -32602)
+refused("token.issue: a ttl of 0 is invalid params", 23, "token.issue", {"scene": "main", "ttl": 0}, -32602, valid=False)
+ok("token.list: the tokens still good, none here", 23, "token.list", {})
+refused("token.revoke: an id with no token is unknown_token", 23, "token.revoke", {"id": "tok-00000000"}, -32000, "unknown_token")
+refused("token.revoke: id missing is invalid params", 23, "token.revoke", {}, -32602, valid=False)
 ok("scene.describe: a scene's interface, kind, instances, max and activation", 23, "scene.describe", {"scene": "viewer"})
 ok("scene.reopen: the last dismissed instance comes back with its path", 23, "scene.reopen", {},
    setup=OPEN_MAIN + [{"method": "flow.send", "params": {"instance": "main-1", "intent": {"type": "push", "route": "a"}}},

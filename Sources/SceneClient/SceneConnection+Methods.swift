@@ -192,6 +192,26 @@ extension SceneConnection {
         _ = try await call(WireCalls.sessionDelete, SessionParams(name: name))
     }
 
+    /// `token.issue`: an attach token for `scene` (for a per-value scene, the instance of
+    /// `value`), good for `ttl` and for `uses` hellos (each nil: no limit). The result
+    /// carries the secret, which the coordinator shows only this once.
+    public func issueToken(
+        scene: String, value: JSONValue? = nil, ttl: Duration? = nil, uses: Int? = nil
+    ) async throws(ClientError) -> TokenIssueResult {
+        let seconds = ttl.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        return try await call(WireCalls.tokenIssue, TokenIssueParams(scene: scene, value: value, ttl: seconds, uses: uses))
+    }
+
+    /// `token.list`: the attach tokens still good, by id (never their secrets).
+    public func tokens() async throws(ClientError) -> [TokenInfo] {
+        try await call(WireCalls.tokenList, EmptyResult()).tokens
+    }
+
+    /// `token.revoke`: revokes attach token `id` (`unknown_token` when none is good).
+    public func revokeToken(_ id: String) async throws(ClientError) {
+        _ = try await call(WireCalls.tokenRevoke, TokenRevokeParams(id: id))
+    }
+
     /// `scene.status`: `instance`, and how its process is doing (pid, uptime, restarts,
     /// the last exit and why, heartbeat age); `process` is nil for a virtual or in-process
     /// instance.

@@ -87,12 +87,14 @@ public final class Coordinator<R: Route>: Sendable {
         }
         self.registry = registry
         self.loop = loop
+        // The attach tokens a durable coordinator gave out are good across its restart.
+        let kept = configuration.stateFile.flatMap { (try? StateFile.read($0)) ?? nil }?.tokens ?? []
         let shutdown = ShutdownHook()
         let made = try? await Self.onLoop(loop) { () -> Result<(LoopBound<CoordinatorServer>, LoopBound<Supervisor>), any Error> in
             do {
                 let server = try CoordinatorServer(
                     registry: Served(registry: registry), configuration: configuration, loop: loop, journal: journal,
-                    history: history.value)
+                    history: history.value, tokens: kept)
                 // Set before the first connection can ask for a shutdown.
                 server.onShutdownRequest = { shutdown.fire() }
                 launcher?.attach(server.supervisor.bound)
@@ -114,10 +116,13 @@ public final class Coordinator<R: Route>: Sendable {
         self.server = server
         self.supervisor = supervisor
         if let path = configuration.stateFile {
-            writer = StateWriter(path: path, registry: Served(registry: registry), journal: journal) {
+            let tokens = server
+            writer = StateWriter(path: path, registry: Served(registry: registry), journal: journal, tokens: kept) {
                 await withCheckedContinuation { continuation in
-                    let running = loop.execute { continuation.resume(returning: supervisor.value.processes) }
-                    if !running { continuation.resume(returning: []) }
+                    let running = loop.execute {
+                        continuation.resume(returning: .init(processes: supervisor.value.processes, tokens: tokens.value.tokens.all))
+                    }
+                    if !running { continuation.resume(returning: nil) }
                 }
             }
         } else {

@@ -32,6 +32,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var heartbeatMisses: Int = 3
     /// How long a scene has to answer `scene.close`, and then to exit (default 3 s).
     public var closeGrace: Duration = .seconds(3)
+    /// How long an instance whose attached process lost its connection waits for it to
+    /// attach again (default 30 s) unless its scene's `grace` says otherwise.
+    public var attachGrace: Duration = .seconds(30)
     /// How long after SIGTERM before SIGKILL (default 2 s).
     public var terminateGrace: Duration = .seconds(2)
     /// How long a relayed `scene.call` waits for its answer unless the call says (default 10 s).

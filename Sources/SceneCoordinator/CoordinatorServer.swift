@@ -30,6 +30,8 @@ final class CoordinatorServer: ListenerHandler {
     var onShutdownRequest: (() -> Void)?
     /// Set once the coordinator stops serving: what a session reads after it is ignored.
     private(set) var closed = false
+    /// The attach tokens given out.
+    let tokens: AttachTokens
     /// Peers (uid, pid) that said hello with bad tokens lately.
     private var throttles: [PeerKey: HelloThrottle] = [:]
     /// Writes the state file (with `--state`).
@@ -43,9 +45,10 @@ final class CoordinatorServer: ListenerHandler {
 
     init(
         registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop, journal: Journal?,
-        history: EventHistory
+        history: EventHistory, tokens: [AttachToken] = []
     ) throws {
         self.registry = registry
+        self.tokens = AttachTokens(tokens)
         self.history = history
         self.groupCommit = journal.map { GroupCommit(journal: $0, loop: loop) }
         if let journal {
@@ -64,7 +67,7 @@ final class CoordinatorServer: ListenerHandler {
         origin = journal?.origin ?? SceneToken.make().text
         self.configuration = configuration
         self.loop = loop
-        self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop)
+        self.supervisor = Supervisor(registry: registry, configuration: configuration, loop: loop, tokens: self.tokens)
         let events = LoopBound(fanout, loop: loop)
         groupCommit?.onSynced = { seq in events.value.release(through: seq) }
         let scenes = supervisor.bound
@@ -86,6 +89,7 @@ final class CoordinatorServer: ListenerHandler {
         stateWriter = writer
         fanout.stateChanged = { [unowned self] in self.stateChanged() }
         supervisor.onChange = { [unowned self] in self.stateChanged() }
+        tokens.onChange = { [unowned self] in self.stateChanged() }
         stateChanged()
     }
 

@@ -31,6 +31,9 @@ package enum SlotAction: Hashable, Sendable {
     case scheduleRestart(generation: Int, after: Double)
     /// Tell the registry to dismiss the instance.
     case dismiss(DismissReason)
+    /// Arm the grace time an attached process of generation `generation` has to attach
+    /// again after its connection dropped.
+    case armGrace(generation: Int)
     /// Drop the slot: nothing backs the instance any more.
     case remove
 }
@@ -110,6 +113,10 @@ package struct ProcessSlot: Sendable {
     /// A restart was asked for (`scene.restart`): the end it causes is followed by a
     /// restart whatever the restart policy, and counts as no crash.
     package private(set) var restartAsked = false
+    /// The instance's process is one that attached with a token (a connection, no child of
+    /// the coordinator): there is nothing to signal, and its end is its connection's end.
+    /// `starting` then means waiting for a process to attach.
+    package private(set) var attached = false
 
     /// A slot for `id`, with an open waiting (`opened`) or restored (adopted, no one waits).
     package init(id: InstanceID, spec: LaunchSpec, policy: RestartPolicy, opened: Bool) {
@@ -153,8 +160,17 @@ package struct ProcessSlot: Sendable {
 
     /// The launch timeout of spawn `generation` elapsed. A process that has not said hello
     /// is killed, and an opener hears `launch_timeout` (the slot is then stopping).
-    package mutating func launchTimedOut(generation: Int, seconds: Double) -> [SlotAction] {
+    package mutating func launchTimedOut(generation: Int, seconds: Double, now: Double = 0) -> [SlotAction] {
         guard generation == self.generation, stage == .starting else { return [] }
+        if attached {
+            // No process attached in time: the open hears so; a restored instance that no
+            // process came back to goes by the restart policy, as after a grace.
+            guard hasOpener else { return graceElapsed(generation: generation, now: now) }
+            hasOpener = false
+            stopping = true
+            stage = .idle
+            return [.remove, .openerRefused(.launchTimeout(id, seconds: seconds))]
+        }
         stage = .unreachable
         var actions: [SlotAction] = [.forgetToken]
         if hasOpener {
@@ -185,6 +201,7 @@ package struct ProcessSlot: Sendable {
             missedPings += 1
             guard missedPings >= misses else { return [] }
             killed = true
+            // An attached process's connection is dropped (there is nothing to signal).
             return [.kill(SIGKILL, .heartbeats(missed: missedPings))]
         }
         pingOutstanding = true
@@ -207,6 +224,7 @@ package struct ProcessSlot: Sendable {
     /// to exit.
     package mutating func sessionClosed(abnormal: Bool) -> [SlotAction] {
         pingOutstanding = false
+        if attached { return detached() }
         if abnormal, !stopping { killed = true }
         guard hasProcess else { return [] }
         stage = .unreachable
@@ -261,7 +279,8 @@ package struct ProcessSlot: Sendable {
     /// whatever the restart policy; the instance keeps its path. With no process (between
     /// an end and its restart) one starts now. Answers false when the slot is stopping.
     package mutating func restartRequested() -> (accepted: Bool, actions: [SlotAction]) {
-        guard !stopping, !hasOpener else { return (false, []) }
+        // An attached process is not the coordinator's to start.
+        guard !stopping, !hasOpener, !attached else { return (false, []) }
         switch stage {
         case .idle:
             return (true, spawn())
@@ -288,6 +307,17 @@ package struct ProcessSlot: Sendable {
     package mutating func stop() -> [SlotAction] {
         stopping = true
         var actions: [SlotAction] = []
+        if attached {
+            if hasOpener {
+                hasOpener = false
+                actions.append(.openerRefused(.cancelled(id)))
+            }
+            guard stage == .connected else {
+                stage = .idle
+                return actions + [.remove]
+            }
+            return actions + [.closeThenTerminate]
+        }
         if stage == .starting {
             // Its token is spent: a hello now is refused, and the launch timeout is moot.
             stage = .unreachable
@@ -307,6 +337,10 @@ package struct ProcessSlot: Sendable {
     /// The close that `.closeThenTerminate` asked for was answered (or timed out): the
     /// session is closed and the staged stop begins.
     package mutating func closeAnswered() -> [SlotAction] {
+        if attached {
+            stage = .idle
+            return [.closeSession, .remove]
+        }
         guard hasProcess else { return [.closeSession] }
         if stage == .connected { stage = .unreachable }
         return [.closeSession, .armStopTimer(.grace, generation: generation)]
@@ -323,6 +357,61 @@ package struct ProcessSlot: Sendable {
             return [.kill(SIGTERM, .outlivedGrace), .armStopTimer(.terminate, generation: generation)]
         case .terminate:
             return [.kill(SIGKILL, .outlivedTerminate)]
+        }
+    }
+
+    // MARK: Attached processes
+
+    /// Waits for a process to attach, with the launch timeout (an attach-only scene's
+    /// instance, opened or restored): nothing is started.
+    package mutating func awaitAttach() -> [SlotAction] {
+        generation += 1
+        killed = false
+        pingOutstanding = false
+        missedPings = 0
+        attached = true
+        stage = .starting
+        return [.armLaunchTimer(generation: generation)]
+    }
+
+    /// A process attached with a token: to the instance its attach opened, or to one that
+    /// waited for it. It is connected from now on, and an opener hears so.
+    package mutating func attach(now: Double = 0) -> [SlotAction] {
+        if !(attached && stage == .starting) { generation += 1 }
+        attached = true
+        killed = false
+        pingOutstanding = false
+        missedPings = 0
+        history.started(at: now)
+        return helloed()
+    }
+
+    /// An attached process's connection closed: the instance is `disconnected` and waits
+    /// for the process to attach again, for the scene's grace time. A stopping slot is
+    /// removed.
+    private mutating func detached() -> [SlotAction] {
+        guard stage == .connected else { return [] }
+        if stopping {
+            stage = .idle
+            return [.remove]
+        }
+        generation += 1
+        stage = .starting
+        return [.reportDisconnected(nil), .armGrace(generation: generation)]
+    }
+
+    /// The grace time of generation `generation` is over with no process attached: the
+    /// restart policy decides between waiting on (another grace) and a dismiss. An
+    /// attached process is never started, so a restart can only mean waiting.
+    package mutating func graceElapsed(generation: Int, now: Double) -> [SlotAction] {
+        guard attached, generation == self.generation, stage == .starting, !stopping else { return [] }
+        switch history.decide(clean: false, now: now) {
+        case .restart:
+            return [.armGrace(generation: generation)]
+        case .dismiss(let reason):
+            stopping = true
+            stage = .idle
+            return [.remove, .dismiss(reason)]
         }
     }
 }

@@ -16,12 +16,5 @@ struct SceneToken: Hashable, Sendable {
 
     /// Compares with `candidate` in time that depends only on their lengths, so that a
     /// guesser learns nothing from how long a refusal takes.
-    func matches(_ candidate: String) -> Bool {
-        let expected = Array(text.utf8)
-        let given = Array(candidate.utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<expected.count { difference |= expected[index] ^ given[index] }
-        return difference == 0
-    }
+    func matches(_ candidate: String) -> Bool { constantTimeEquals(text, candidate) }
 }

@@ -22,6 +22,9 @@ protocol ServedRegistry: Sendable {
     /// The instance a call to `scene` goes to, opened for it when the scene is
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
     func activate(_ scene: String, for request: String, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void)
+    /// Opens `scene` (with `value`) by its rules, as `scene.open` does: `body` hears the
+    /// instance once it is active (or the one focused instead), or why not.
+    func open(_ scene: String, value: JSONValue?, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void)
     func interface(of scene: String) -> SceneInterface?
     /// See ``SceneRegistry/groupRestart(after:)``.
     func groupRestart(after id: InstanceID) -> GroupRestart
@@ -107,6 +110,15 @@ struct Served<R: Route>: ServedRegistry {
             switch registry.beginActivation(of: scene, for: request) {
             case .done(let result): body(result)
             case .waiting(let wait): registry.whenFinished(wait) { _, result in body(result) }
+            }
+        }
+    }
+
+    func open(_ scene: String, value: JSONValue?, _ body: @escaping @Sendable (Result<InstanceID, RegistryRejection>) -> Void) {
+        on { registry in
+            switch registry.beginOpen(scene, value: value) {
+            case .done(let result): body(result.map(\.instance.id))
+            case .waiting(let wait): registry.whenFinished(wait) { _, result in body(result.map(\.instance.id)) }
             }
         }
     }

@@ -27,6 +27,9 @@ extension Session {
         .sessionLoad: { session, id, params in session.loadSession(id: id, params: params) },
         .sessionList: { session, id, _ in session.listSessions(id: id) },
         .sessionDelete: { session, id, params in session.deleteSession(id: id, params: params) },
+        .tokenIssue: { session, id, params in session.issueToken(id: id, params: params) },
+        .tokenList: { session, id, _ in session.listTokens(id: id) },
+        .tokenRevoke: { session, id, params in session.revokeToken(id: id, params: params) },
     ]
 
     /// How a method is served: what its row says, with its registry call or handler.

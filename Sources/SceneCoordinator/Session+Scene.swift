@@ -47,24 +47,52 @@ extension Session {
     }
 
     private func checkSceneHello(id: JSONValue, hello: HelloParams) {
-        guard let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) else {
+        if let token = hello.token, let instance = server.supervisor.claim(token: token, session: self) {
+            become(.attaching(instance, client: hello.client, held: []))
+            Log.debug("\(name): \(instance)'s process said hello")
+            answerSceneHello(id: id, instance: instance, attached: false)
+            return
+        }
+        guard let token = hello.token, let attach = server.tokens.claim(token) else {
             server.sceneHelloRefused(connection)
             Log.warn("\(name): a scene hello with a wrong or spent token from \(hello.client) (pid \(connection.peerPID.map(String.init) ?? "?")); closing")
-            reply(id, error: .domain(reason: .badToken, message: "the token is not one this coordinator gave out, or it was used already"))
+            reply(id, error: .domain(
+                reason: .badToken, message: "the token is not one this coordinator gave out, or it was spent, expired or revoked"))
             become(.refusing)
             connection.closeAfterFlush(.local("bad scene token"))
             return
         }
-        become(.attaching(instance, client: hello.client, held: []))
-        Log.debug("\(name): \(instance)'s process said hello")
+        // Nothing it sends is read until its hello is answered: the attach may wait for an
+        // instance to open.
+        become(.refusing)
+        Log.debug("\(name): \(hello.client) attaches with token \(attach.id) for \(attach.scene)")
+        let client = hello.client
+        server.supervisor.attach(self, with: attach) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let instance):
+                self.become(.attaching(instance, client: client, held: []))
+                self.answerSceneHello(id: id, instance: instance, attached: true)
+            case .failure(let error):
+                Log.warn("\(self.name): \(client) could not attach: \(error.message)")
+                self.reply(id, error: error)
+                self.connection.closeAfterFlush(.local("the attach was refused"))
+            }
+        }
+    }
+
+    /// Answers a scene's hello once its process is `instance`'s: with the instance (after
+    /// the registry has it active, or back), and for an attached process a re-attach token.
+    private func answerSceneHello(id: JSONValue, instance: InstanceID, attached: Bool) {
         switch server.supervisor.attach(instance) {
         case .success(let info):
             let result = HelloResult(
-                protocol: WireProtocol.current, server: server.configuration.serverName, session: name, instance: InstanceObject(info))
+                protocol: WireProtocol.current, server: server.configuration.serverName, session: name, instance: InstanceObject(info),
+                reattach: attached ? server.supervisor.reattachToken(for: instance) : nil)
             reply(id, result: WireCodec.json(result))
             // What the attach told the scene (its phase, say) follows the answer.
-            guard case .attaching(_, _, let held) = life else { return }
-            become(.scene(instance, client: hello.client))
+            guard case .attaching(_, let client, let held) = life else { return }
+            become(.scene(instance, client: client))
             for frame in held { connection.sendFramed(frame) }
         case .failure(let reason):
             reply(id, error: .domain(reason))
@@ -197,6 +225,12 @@ extension Session {
     /// Closes a scene connection once what is queued is written (its process stops).
     func closeScene() {
         connection.closeAfterFlush(.local("the scene is stopping"))
+    }
+
+    /// Drops an attached process's connection now (it stopped answering): its instance
+    /// waits for it to attach again.
+    func dropAttached(_ why: String) {
+        connection.close(.local(why))
     }
 
     // MARK: Relay

@@ -24,13 +24,16 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
     /// The kernel's boot id when it was written: recorded processes are looked for only
     /// within the same boot.
     public var boot: String?
+    /// The attach tokens still good when it was written (their hashes, never a secret).
+    public var tokens: [AttachToken]?
 
     /// The value of ``format`` that marks a file as a coordinator's state.
     public static let formatName = "scene-coordinator-state"
 
     /// A version-1 state of this boot, from its contents.
     public init(
-        snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil, origin: String? = nil
+        snapshot: RegistrySnapshot<JSONValue>, processes: [RecordedProcess], journal: JournalMark? = nil, origin: String? = nil,
+        tokens: [AttachToken]? = nil
     ) {
         self.format = Self.formatName
         self.version = 1
@@ -39,6 +42,7 @@ public struct CoordinatorState: Codable, Hashable, Sendable {
         self.journal = journal
         self.origin = origin
         self.boot = CoordinatorState.currentBoot
+        self.tokens = tokens
     }
 
     /// This boot's id (`/proc/sys/kernel/random/boot_id`).
@@ -205,34 +209,47 @@ extension StateFile {
 actor StateWriter {
     let path: String
     private let registry: any ServedRegistry
-    private let processes: @Sendable () async -> [RecordedProcess]
+    private let running: @Sendable () async -> Running?
+    /// The tokens last written, kept when the loop can no longer be asked.
+    private var tokens: [AttachToken] = []
     let journal: Journal?
     private var finished = false
     /// The event number of the newest snapshot written: an older one never overwrites it.
     private var written: UInt64 = 0
 
     /// A state and the number of the last event its snapshot includes.
+    /// What runs on the loop that the file records: the processes and the attach tokens.
+    struct Running: Sendable {
+        var processes: [RecordedProcess]
+        var tokens: [AttachToken]
+    }
+
     struct Taken: Sendable {
         var state: CoordinatorState
         let seq: UInt64
     }
 
     init(
-        path: String, registry: any ServedRegistry, journal: Journal?,
-        processes: @escaping @Sendable () async -> [RecordedProcess]
+        path: String, registry: any ServedRegistry, journal: Journal?, tokens: [AttachToken],
+        running: @escaping @Sendable () async -> Running?
     ) {
         self.path = path
         self.registry = registry
         self.journal = journal
-        self.processes = processes
+        self.tokens = tokens
+        self.running = running
     }
 
-    /// The state now: the snapshot with its journal mark, and the processes.
-    func current(processes running: [RecordedProcess]? = nil) async -> Taken {
+    /// The state now: the snapshot with its journal mark, the processes (or `processes`)
+    /// and the attach tokens.
+    func current(processes given: [RecordedProcess]? = nil) async -> Taken {
         let (snapshot, seq) = await registry.snapshotWithSequence()
-        let processes: [RecordedProcess]
-        if let running { processes = running } else { processes = await self.processes() }
-        let state = CoordinatorState(snapshot: snapshot, processes: processes, journal: journal?.mark(seq), origin: journal?.origin)
+        let now = await running()
+        if let now { tokens = now.tokens }
+        let processes = given ?? now?.processes ?? []
+        let state = CoordinatorState(
+            snapshot: snapshot, processes: processes, journal: journal?.mark(seq), origin: journal?.origin,
+            tokens: tokens.isEmpty ? nil : tokens)
         return Taken(state: state, seq: seq)
     }
 

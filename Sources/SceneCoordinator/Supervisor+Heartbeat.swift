@@ -42,7 +42,7 @@ extension Supervisor {
         let stage: String
         switch entry.slot.stage {
         case .idle: stage = "idle"
-        case .starting: stage = "starting"
+        case .starting: stage = entry.slot.attached ? "waiting" : "starting"
         case .connected: stage = "connected"
         case .unreachable: stage = "unreachable"
         }

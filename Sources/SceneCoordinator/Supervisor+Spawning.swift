@@ -15,10 +15,12 @@ extension Supervisor {
             waiter.resume(returning: .failure(.launchFailed(id, detail: "the coordinator is shutting down")))
             return
         }
+        // A process that attached with a token is this instance's, when its attach opened it.
+        if launchAttached(id, waiter: waiter) { return }
         let entry = Supervised(ProcessSlot(id: id, spec: spec, policy: restart, opened: true))
         entry.opener = waiter
         slots[id] = entry
-        perform(entry.slot.spawn(), on: entry)
+        perform(spec.isAttachOnly ? entry.slot.awaitAttach() : entry.slot.spawn(), on: entry)
     }
 
     /// Starts processes for restored instances, which come back `disconnected` until they
@@ -29,7 +31,7 @@ extension Supervisor {
             guard let (spec, restart) = registry.launch(of: id.scene), slots[id] == nil else { continue }
             let entry = Supervised(ProcessSlot(id: id, spec: spec, policy: restart, opened: false))
             slots[id] = entry
-            perform(entry.slot.spawn(), on: entry)
+            perform(spec.isAttachOnly ? entry.slot.awaitAttach() : entry.slot.spawn(), on: entry)
         }
     }
 
@@ -73,7 +75,7 @@ extension Supervisor {
     func launchTimedOut(_ id: InstanceID, generation: Int) {
         guard let entry = slots[id] else { return }
         let seconds = entry.slot.spec.timeout ?? Double(configuration.launchTimeout.components.seconds)
-        perform(entry.slot.launchTimedOut(generation: generation, seconds: seconds), on: entry)
+        perform(entry.slot.launchTimedOut(generation: generation, seconds: seconds, now: now), on: entry)
     }
 
     /// The instance whose outstanding token `candidate` is, once: the token is spent.

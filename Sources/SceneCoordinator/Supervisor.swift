@@ -26,6 +26,10 @@ final class Supervisor {
     let loop: EventLoop
     var slots: [InstanceID: Supervised] = [:]
     var pendingTokens: [(token: SceneToken, id: InstanceID)] = []
+    /// The attach tokens (re-attach tokens are issued and revoked here).
+    let tokens: AttachTokens
+    /// Processes whose attach opens an instance, waiting for its launch.
+    var pendingAttaches: [PendingAttach] = []
     var closing = false
     var stopWaiters: [() -> Void] = []
     /// Called whenever the set of processes changes (for the state file).
@@ -56,8 +60,9 @@ final class Supervisor {
         var id: InstanceID { slot.id }
     }
 
-    init(registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop) {
+    init(registry: any ServedRegistry, configuration: CoordinatorConfiguration, loop: EventLoop, tokens: AttachTokens) {
         self.registry = registry
+        self.tokens = tokens
         self.configuration = configuration
         self.loop = loop
     }
@@ -107,7 +112,16 @@ final class Supervisor {
             case .ping(let generation):
                 ping(entry, generation: generation)
             case .kill(let signal, let cause):
-                guard let process = entry.process else { continue }
+                guard let process = entry.process else {
+                    // An attached process is not the coordinator's to signal: its
+                    // connection is dropped instead, and its slot hears that.
+                    if entry.slot.attached, let session = entry.session {
+                        entry.killCause = cause
+                        Log.warn("\(id): \(cause.description); dropping its attached connection")
+                        session.dropAttached(cause.description)
+                    }
+                    continue
+                }
                 entry.killCause = cause
                 log(cause, id: id, pid: process.pid)
                 process.killGroup(signal)
@@ -135,8 +149,16 @@ final class Supervisor {
             case .dismiss(let reason):
                 Log.info("\(id): dismissed (\(reason.rawValue))")
                 registry.dismissProcess(id, reason: reason)
+            case .armGrace(let generation):
+                let grace = entry.slot.spec.grace.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) } ?? configuration.attachGrace
+                Log.info("\(id): its attached process is gone; waiting \(grace) for it to attach again")
+                loop.scheduleOnLoop(after: grace) { [weak self] in
+                    guard let self, self.isCurrent(entry) else { return }
+                    self.perform(entry.slot.graceElapsed(generation: generation, now: self.now), on: entry)
+                }
             case .remove:
                 if isCurrent(entry) { slots[id] = nil }
+                if entry.slot.attached { tokens.revokeReattach(of: id.description) }
                 finishStopIfDone()
             }
         }

@@ -262,7 +262,8 @@ public struct ProcessStatus: Codable, Hashable, Sendable {
     }
 
     /// `starting` (spawned, no hello yet), `connected`, `unreachable` (its connection
-    /// went; it is being stopped) or `idle` (no process: waiting for a restart, or none).
+    /// went; it is being stopped), `waiting` (for a process to attach, or to attach again)
+    /// or `idle` (no process: waiting for a restart, or none).
     public var stage: String
     /// The running process's pid; nil when none runs.
     public var pid: Int32?

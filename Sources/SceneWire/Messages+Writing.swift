@@ -72,6 +72,10 @@ extension HelloResult: WrittenMessage {
         }
         object.key("protocol", to: &output)
         JSONValue.writeInteger(self.protocol, to: &output)
+        if let reattach {
+            object.key("reattach", to: &output)
+            JSONValue.writeQuoted(reattach, to: &output)
+        }
         object.key("server", to: &output)
         JSONValue.writeQuoted(server, to: &output)
         object.key("session", to: &output)

@@ -82,8 +82,9 @@ public struct HelloParams: Codable, Hashable, Sendable {
     public var role: String
     /// The client's name, for the coordinator's logs.
     public var client: String
-    /// The `SCENE_TOKEN` a scene process was started with: single-use, required for role
-    /// `scene` (else `bad_token`), ignored for `control`.
+    /// For role `scene` (else `bad_token`; ignored for `control`): the single-use
+    /// `SCENE_TOKEN` a spawned scene process was started with, or an attach token
+    /// (`token.issue`, or the `reattach` of an earlier hello).
     public var token: String?
 
     /// Params for `hello`, offering version 1 unless `protocol` says otherwise.
@@ -107,13 +108,17 @@ public struct HelloResult: Codable, Hashable, Sendable {
     /// For a scene connection, the instance it acts for, with its path (after a restart,
     /// the path the instance had); nil, and left out, for a control connection.
     public var instance: InstanceObject?
+    /// For a process that attached with a token: a re-attach token, good for one `hello`
+    /// that takes this instance back (with its path) after the connection drops.
+    public var reattach: String?
 
     /// The `hello` result, with `instance` only for a scene connection.
-    public init(protocol version: Int, server: String, session: String, instance: InstanceObject? = nil) {
+    public init(protocol version: Int, server: String, session: String, instance: InstanceObject? = nil, reattach: String? = nil) {
         self.protocol = version
         self.server = server
         self.session = session
         self.instance = instance
+        self.reattach = reattach
     }
 }
 

@@ -96,8 +96,8 @@ extension ReasonCode {
     public static let unsupportedRole: ReasonCode = "unsupported_role"
     /// A request still waiting for the registry when the coordinator stopped.
     public static let shuttingDown: ReasonCode = "shutting_down"
-    /// `hello` as a scene with a token that is missing, never given out, or spent; the
-    /// connection is then closed.
+    /// `hello` as a scene with a token that is missing, never given out, spent, expired or
+    /// revoked; the connection is then closed.
     public static let badToken: ReasonCode = "bad_token"
     /// `subscribe` with a `since` older than the oldest event kept (`data.oldest`), or
     /// newer than the last one emitted (a coordinator that started afresh).
@@ -112,4 +112,11 @@ extension ReasonCode {
     public static let cannotSave: ReasonCode = "cannot_save"
     /// `session.delete` could not remove the session's file (`data.detail`).
     public static let cannotDelete: ReasonCode = "cannot_delete"
+    /// `token.revoke` of an id with no token (never issued, spent, expired or revoked
+    /// already; `data.id`).
+    public static let unknownToken: ReasonCode = "unknown_token"
+    /// `hello` with an attach token for an instance that has its process already (a
+    /// single scene's one instance, a per-value scene's instance of that value, or the
+    /// instance of a re-attach token taken back by another; `data.instance`).
+    public static let alreadyAttached: ReasonCode = "already_attached"
 }

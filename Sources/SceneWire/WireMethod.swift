@@ -67,6 +67,12 @@ public enum WireMethod: String, CaseIterable, Hashable, Sendable {
     case sessionList = "session.list"
     /// `session.delete`: deletes a saved session.
     case sessionDelete = "session.delete"
+    /// `token.issue`: issues an attach token for a scene.
+    case tokenIssue = "token.issue"
+    /// `token.list`: the attach tokens still good.
+    case tokenList = "token.list"
+    /// `token.revoke`: revokes an attach token.
+    case tokenRevoke = "token.revoke"
     /// `state`: the registry's whole state.
     case state
     /// `subscribe`: starts, or replaces, the connection's event subscription.
@@ -161,6 +167,12 @@ public enum WireCalls {
     public static let sessionList = WireCall<EmptyParams, SessionListResult>(.sessionList, scene: .forbidden, order: .inTurn)
     /// The row of ``WireMethod/sessionDelete``.
     public static let sessionDelete = WireCall<SessionParams, EmptyResult>(.sessionDelete, scene: .forbidden, order: .inTurn)
+    /// The row of ``WireMethod/tokenIssue``.
+    public static let tokenIssue = WireCall<TokenIssueParams, TokenIssueResult>(.tokenIssue, scene: .forbidden, order: .atOnce)
+    /// The row of ``WireMethod/tokenList``.
+    public static let tokenList = WireCall<EmptyParams, TokenListResult>(.tokenList, scene: .forbidden, order: .atOnce)
+    /// The row of ``WireMethod/tokenRevoke``.
+    public static let tokenRevoke = WireCall<TokenRevokeParams, EmptyResult>(.tokenRevoke, scene: .forbidden, order: .atOnce)
     /// The row of ``WireMethod/state``.
     public static let state = WireCall<StateParams, StateResult>(.state, scene: .asIs, order: .inTurn)
     /// The row of ``WireMethod/subscribe``.
@@ -177,7 +189,7 @@ public enum WireCalls {
         hello, sceneOpen, scenePush, sceneDismiss, immersiveDismiss, immersiveStyle, sceneFocus, sceneReopen, sceneRoute,
         scenePhase, sceneCall, sceneNotify, flowSend, flowApply, flowBatch, flowTransaction, flowReconcile, sceneProgram,
         scenePresent, sceneFinish, linkOpen, authSet, sceneStatus, sceneRestart, sceneDescribe, sceneEmit, sessionSave,
-        sessionLoad, sessionList, sessionDelete, state, subscribe, unsubscribe, ping, coordinatorShutdown,
+        sessionLoad, sessionList, sessionDelete, tokenIssue, tokenList, tokenRevoke, state, subscribe, unsubscribe, ping, coordinatorShutdown,
     ]
 
     /// The rows by method.

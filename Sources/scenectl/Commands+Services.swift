@@ -59,6 +59,51 @@ extension Commands {
                 }
             }
         },
+        control(
+            "token", "issue, list or revoke attach tokens: a process the coordinator did not start says hello as a scene with one",
+            arguments: [.required("issue|list|revoke", .choice(["issue", "list", "revoke"])), .optional("SCENE|ID")],
+            options: [
+                .value,
+                .option("ttl", "SECONDS", "issue: the token is good for this long (default: until revoked)"),
+                .option("uses", "N", "issue: the token is good for N hellos (default: any number)"),
+            ],
+            details: """
+                token issue SCENE prints the secret once (the coordinator keeps only its hash); a process \
+                says hello with it as role scene (SCENE_TOKEN for a SceneProcess) and becomes an instance \
+                of SCENE. token list shows the tokens still good, token revoke ID withdraws one.
+                """
+        ) { arguments throws(UsageError) in
+            let action = arguments.positionals[0]
+            guard ["issue", "list", "revoke"].contains(action) else { throw UsageError("token takes issue, list or revoke") }
+            guard arguments.positionals.count == (action == "list" ? 1 : 2) else {
+                throw UsageError(action == "list" ? "token list takes nothing more" : action == "issue" ? "token issue needs a SCENE" : "token revoke needs an ID")
+            }
+            let target = arguments.positionals.dropFirst().first ?? ""
+            let value = try arguments.jsonOption("value")
+            let ttl = try arguments.option("ttl").map { text throws(UsageError) -> Duration in
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--ttl takes a number of seconds more than 0") }
+                return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+            }
+            let uses = try arguments.option("uses").map { text throws(UsageError) -> Int in
+                guard let uses = Int(text), uses >= 1 else { throw UsageError("--uses takes a whole number of at least 1") }
+                return uses
+            }
+            return ControlPlan { connection, json throws(ClientError) in
+                switch action {
+                case "issue":
+                    let issued = try await connection.issueToken(scene: target, value: value, ttl: ttl, uses: uses)
+                    Control.show(issued, json: json, "\(issued.token)\n(\(ControlText.describe(issued.info)); shown only now)")
+                case "list":
+                    let tokens = try await connection.tokens()
+                    Control.show(
+                        TokenListResult(tokens: tokens), json: json,
+                        tokens.isEmpty ? "no attach tokens" : tokens.map(ControlText.describe).joined(separator: "\n"))
+                default:
+                    try await connection.revokeToken(target)
+                    Control.done(json: json, "revoked \(target)")
+                }
+            }
+        },
         onInstance(
             "restart", "restart the process (or in-process behaviour) behind instance ID now; its path is kept",
             call: { connection, id throws(ClientError) in try await connection.restart(id) },

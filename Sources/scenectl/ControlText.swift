@@ -27,6 +27,17 @@ enum ControlText {
     }
 
     /// `scenectl status`: the instance, then its process, as `systemctl status` shows a unit.
+    /// An attach token, one line: `tok-1a2b3c4d notes value "a" · 2 uses left · expires 2026-12-02T10:00:00Z`.
+    static func describe(_ token: TokenInfo) -> String {
+        var parts = [token.id + " " + token.scene + (token.value.map { " value \($0)" } ?? "")]
+        if let instance = token.instance { parts.append("re-attaches \(instance)") }
+        parts.append(token.uses.map { "\($0) use\($0 == 1 ? "" : "s") left" } ?? "any number of uses")
+        if let expires = token.expires {
+            parts.append("expires " + ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: expires)))
+        }
+        return parts.joined(separator: " · ")
+    }
+
     static func describe(_ status: StatusResult) -> String {
         let instance = status.instance
         var lines = ["\(instance.id)  \(instance.scene) (\(instance.kind))  \(instance.phase)\(instance.focused ? "  focused" : "")"]

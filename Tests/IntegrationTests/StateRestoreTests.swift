@@ -74,6 +74,36 @@ struct StateRestoreTests {
         }
     }
 
+    @Test("a durable coordinator keeps its attach tokens across a restart, as hashes only")
+    func tokensAcrossRestart() async throws {
+        try await withTemporaryFolder { folder in
+            let manifest = #"{"app": "tokens", "scenes": [{"id": "remote", "kind": "window", "attach": {}}]}"#
+            try manifest.write(toFile: folder.file("app.json"), atomically: true, encoding: .utf8)
+            let first = try serve(folder)
+            defer { first.kill() }
+            _ = try await first.readOutput(until: "serving")
+            let control = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            let issued = try await control.issueToken(scene: "remote", uses: 3)
+            control.close()
+            #expect(await eventually { saved(folder)?.tokens?.map(\.id) == [issued.id] })
+            let file = try String(contentsOfFile: folder.file("state.json"), encoding: .utf8)
+            #expect(!file.contains(issued.token), "the state file holds a token's secret")
+            kill(first.pid, SIGTERM)
+            #expect(await first.wait() == 0)
+
+            let second = try serve(folder)
+            defer { second.kill() }
+            _ = try await second.readOutput(until: "serving")
+            let again = try await SceneConnection.connect(path: folder.file("s.sock"), client: "tests", timeout: 20)
+            defer { again.close() }
+            #expect(try await again.tokens().map(\.id) == [issued.id])
+            let scene = try await SceneConnection.connect(path: folder.file("s.sock"), client: "back", role: .scene, token: issued.token, timeout: 20)
+            defer { scene.close() }
+            #expect(scene.hello.instance?.scene == "remote")
+            #expect(try await again.tokens().first { $0.id == issued.id }?.uses == 2)
+        }
+    }
+
     @Test("a second coordinator on the same state file is refused before it touches anything")
     func oneCoordinatorPerStateFile() async throws {
         try await withTemporaryFolder { folder in

@@ -77,6 +77,8 @@ struct ResultWritingTests {
         #expect(try roundTrip(resumable) == resumable)
         let hello = HelloResult(protocol: 1, server: "s", session: "session-1", instance: object)
         #expect(try roundTrip(hello) == hello)
+        let attached = HelloResult(protocol: 1, server: "s", session: "session-2", instance: object, reattach: "0123456789abcdef0123456789abcdef")
+        #expect(try roundTrip(attached) == attached)
         #expect(written(EmptyResult()) == "{}")
     }
 

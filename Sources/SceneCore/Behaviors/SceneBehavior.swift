@@ -104,15 +104,16 @@ public enum SceneHosting: Hashable, Sendable {
     case virtual
     /// In this process: a ``SceneBehavior`` the program registered for the scene.
     case inProcess
-    /// In a process a coordinator starts with this command.
+    /// In a process a coordinator starts with this command, or one that attaches with a
+    /// token (``LaunchSpec/attachOnly(timeout:grace:)``).
     case process(LaunchSpec)
 
-    /// `virtual`, `in_process` or `process`.
+    /// `virtual`, `in_process`, `process`, or `attach` for processes that only attach.
     public var name: String {
         switch self {
         case .virtual: return "virtual"
         case .inProcess: return "in_process"
-        case .process: return "process"
+        case .process(let spec): return spec.isAttachOnly ? "attach" : "process"
         }
     }
 }

@@ -11,16 +11,33 @@ public struct LaunchSpec: Hashable, Sendable {
     /// The working directory; the coordinator's own when nil.
     public var workingDirectory: String?
     /// How long the process has to say `hello`, in seconds; the coordinator's default
-    /// when nil.
+    /// when nil. For an attach-only scene, how long an instance opened waits for a process
+    /// to attach.
     public var timeout: Double?
+    /// How long an instance whose attached process lost its connection waits for it to
+    /// attach again, in seconds; the coordinator's default when nil.
+    public var grace: Double?
 
     /// Creates a launch spec; only the command is required.
-    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil, timeout: Double? = nil) {
+    public init(
+        command: [String], environment: [String: String] = [:], workingDirectory: String? = nil, timeout: Double? = nil,
+        grace: Double? = nil
+    ) {
         self.command = command
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.timeout = timeout
+        self.grace = grace
     }
+
+    /// The spec of a scene whose processes are only ever started elsewhere and attach with
+    /// a token (the manifest's `attach`): the coordinator never starts one.
+    public static func attachOnly(timeout: Double? = nil, grace: Double? = nil) -> LaunchSpec {
+        LaunchSpec(command: [], timeout: timeout, grace: grace)
+    }
+
+    /// Whether processes only attach: there is no command to start.
+    public var isAttachOnly: Bool { command.isEmpty }
 }
 
 /// When a scene's process is restarted after it ends, as OTP supervisors decide.

@@ -7,7 +7,7 @@ extension ManifestReader {
             report(path, "must be an object {\"command\": [\"exe\", \"arg\", …], \"env\": {…}, \"cwd\": …}")
             return nil
         }
-        checkKeys(members, at: path, allowed: ["command", "env", "cwd", "timeout"])
+        checkKeys(members, at: path, allowed: ["command", "env", "cwd", "timeout", "grace"])
         var command: [String] = []
         if case .array(let items)? = members["command"], !items.isEmpty {
             command = strings(members["command"], at: "\(path).command")
@@ -38,16 +38,32 @@ extension ManifestReader {
             if let first = command.first, first.contains("/"), !first.hasPrefix("/") { command[0] = "\(base)/\(first)" }
             if let folder = cwd, !folder.hasPrefix("/") { cwd = "\(base)/\(folder)" }
         }
-        var timeout: Double?
-        if let value = members["timeout"] {
-            if let seconds = value.doubleValue, seconds > 0, seconds <= 3600 {
-                timeout = seconds
-            } else {
-                report("\(path).timeout", "must be a positive number of seconds, at most 3600")
-            }
-        }
+        let timeout = seconds(members["timeout"], at: "\(path).timeout")
+        let grace = seconds(members["grace"], at: "\(path).grace")
         guard !command.isEmpty else { return nil }
-        return LaunchSpec(command: command, environment: environment, workingDirectory: cwd, timeout: timeout)
+        return LaunchSpec(command: command, environment: environment, workingDirectory: cwd, timeout: timeout, grace: grace)
+    }
+
+    /// `attach` {timeout?, grace?}: the scene's processes are started elsewhere and attach
+    /// with a token.
+    mutating func readAttach(_ value: JSONValue?, at path: String) -> LaunchSpec? {
+        guard let value else { return nil }
+        guard case .object(let members) = value else {
+            report(path, "must be an object {\"timeout\": seconds, \"grace\": seconds}")
+            return nil
+        }
+        checkKeys(members, at: path, allowed: ["timeout", "grace"])
+        return .attachOnly(timeout: seconds(members["timeout"], at: "\(path).timeout"), grace: seconds(members["grace"], at: "\(path).grace"))
+    }
+
+    /// A number of seconds more than 0 and at most an hour, when given.
+    private mutating func seconds(_ value: JSONValue?, at path: String) -> Double? {
+        guard let value else { return nil }
+        guard let seconds = value.doubleValue, seconds > 0, seconds <= 3600 else {
+            report(path, "must be a positive number of seconds, at most 3600")
+            return nil
+        }
+        return seconds
     }
 
     /// `decides` (a boolean) and `decideTimeout` (seconds): only a scene with code can

@@ -135,7 +135,7 @@ struct ManifestReader {
         checkKeys(
             members, at: path,
             allowed: [
-                "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "in_process",
+                "id", "kind", "size", "style", "instances", "scope", "claims", "links", "restore", "launch", "attach", "in_process",
                 "restart", "decides", "decideTimeout", "activatable", "interface", "defaultSize", "resizability", "placement",
                 "styles", "requires",
             ])
@@ -182,7 +182,7 @@ struct ManifestReader {
                 report("\(path).links", "must be an array of link mappings")
             }
         }
-        let launch = readLaunch(members["launch"], at: "\(path).launch")
+        let launch = readLaunch(members["launch"], at: "\(path).launch") ?? readAttach(members["attach"], at: "\(path).attach")
         let restart = readRestart(members["restart"], at: "\(path).restart")
         var inProcess = false
         if let flag = members["in_process"] {
@@ -192,10 +192,13 @@ struct ManifestReader {
                 report("\(path).in_process", "must be true or false")
             }
         }
-        if inProcess, members["launch"] != nil {
-            report("\(path).in_process", "a scene runs in process or in a launched process, not both")
+        if inProcess, members["launch"] != nil || members["attach"] != nil {
+            report("\(path).in_process", "a scene runs in process or in a launched or attached process, not both")
         }
-        if members["restart"] != nil, members["launch"] == nil, !inProcess {
+        if members["launch"] != nil, members["attach"] != nil {
+            report("\(path).attach", "a scene's processes are launched by the coordinator or attach, not both")
+        }
+        if members["restart"] != nil, members["launch"] == nil, members["attach"] == nil, !inProcess {
             report("\(path).restart", "only a scene with a launch command or running in process has code to restart")
         }
         let hosting: SceneHosting = inProcess ? .inProcess : launch.map { .process($0) } ?? .virtual
