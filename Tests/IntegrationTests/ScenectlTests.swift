@@ -84,7 +84,7 @@ struct ScenectlTests {
     /// Every command scenectl runs, in the order its usage lists them.
     static let commands = [
         "demo", "serve", "scene", "check", "open", "push", "dismiss", "dismiss-immersive", "focus", "reopen", "immersive-style", "route", "send", "apply",
-        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "session", "restart", "status", "state", "describe", "emit", "watch", "ping", "shutdown", "desktop", "completions",
+        "reconcile", "program", "present", "finish", "link", "auth", "call", "notify", "session", "token", "restart", "status", "state", "describe", "emit", "watch", "ping", "shutdown", "desktop", "completions",
     ]
 
     /// The command names of the usage's list of commands (its lines indented by two spaces).

@@ -49,7 +49,7 @@ struct ManifestTests {
         (#"{"app":"a","scenes":[{"id":"x","kind":"volumn"}]}"#, #"scenes[0].kind: unknown kind "volumn" (expected window, volume or immersive)"#),
         (#"{"app":"a","scenes":[{"id":"x","kind":"window"},{"id":"x","kind":"window"}]}"#, #"scenes[1].id: duplicate scene id "x" (first at scenes[0])"#),
         (#"{"app":"a","scenes":[{"id":"v","kind":"volume"}]}"#, "scenes[0].size: a volume needs a size [width, height, depth] of positive numbers, in metres"),
-        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instnaces":"single"}]}"#, "scenes[0].instnaces: unknown key (expected id, kind, size, style, instances, scope, claims, links, restore, launch, in_process, restart, decides, decideTimeout, activatable, interface, defaultSize, resizability, placement, styles, requires)"),
+        (#"{"app":"a","scenes":[{"id":"w","kind":"window","instnaces":"single"}]}"#, "scenes[0].instnaces: unknown key (expected id, kind, size, style, instances, scope, claims, links, restore, launch, attach, in_process, restart, decides, decideTimeout, activatable, interface, defaultSize, resizability, placement, styles, requires)"),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","decides":true}]}"#, "scenes[0].decides: only a scene with a launch command or running in process has code to decide"),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","in_process":true,"decideTimeout":2}]}"#, #"scenes[0].decideTimeout: goes with "decides": true"#),
         (#"{"app":"a","scenes":[{"id":"w","kind":"window","in_process":true,"decides":true,"decideTimeout":0}]}"#, "scenes[0].decideTimeout: must be a positive number of seconds, at most 60"),

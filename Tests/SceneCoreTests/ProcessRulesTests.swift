@@ -28,12 +28,15 @@ struct ProcessRulesTests {
         (#"{"launch": {"command": ["a", 3]}}"#, "scenes[0].launch.command[1]: must be a string"),
         (#"{"launch": {"command": ["a"], "env": {"K": 1}}}"#, "scenes[0].launch.env.K: must be a string"),
         (#"{"launch": {"command": ["a"], "timeout": 0}}"#, "scenes[0].launch.timeout: must be a positive number of seconds, at most 3600"),
-        (#"{"launch": {"command": ["a"], "user": "root"}}"#, "scenes[0].launch.user: unknown key (expected command, env, cwd, timeout)"),
+        (#"{"launch": {"command": ["a"], "user": "root"}}"#, "scenes[0].launch.user: unknown key (expected command, env, cwd, timeout, grace)"),
         (#"{"launch": {"command": ["a"]}, "restart": {"policy": "always"}}"#, #"scenes[0].restart.policy: must be "permanent", "transient" or "temporary""#),
         (#"{"launch": {"command": ["a"]}, "restart": {"maxRestarts": -1}}"#, "scenes[0].restart.maxRestarts: must be a whole number of at least 0"),
         (#"{"restart": {"policy": "permanent"}}"#, "scenes[0].restart: only a scene with a launch command or running in process has code to restart"),
         (#"{"in_process": "yes"}"#, "scenes[0].in_process: must be true or false"),
-        (#"{"in_process": true, "launch": {"command": ["a"]}}"#, "scenes[0].in_process: a scene runs in process or in a launched process, not both"),
+        (#"{"in_process": true, "launch": {"command": ["a"]}}"#, "scenes[0].in_process: a scene runs in process or in a launched or attached process, not both"),
+        (#"{"launch": {"command": ["a"]}, "attach": {}}"#, "scenes[0].attach: a scene's processes are launched by the coordinator or attach, not both"),
+        (#"{"attach": {"grace": -1}}"#, "scenes[0].attach.grace: must be a positive number of seconds, at most 3600"),
+        (#"{"attach": {"command": ["a"]}}"#, "scenes[0].attach.command: unknown key (expected timeout, grace)"),
     ])
     func launchMistakes(members: String, expected: String) {
         let text = #"{"app": "a", "scenes": [{"id": "w", "kind": "window", "#+"\(members.dropFirst())]}"
