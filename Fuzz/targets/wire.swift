@@ -90,8 +90,10 @@ func check(_ payload: UnsafeRawBufferPointer) {
     case .sceneReopen: _ = try? WireCodec.decode(ReopenParams.self, from: params)
     case .sceneRestart: _ = try? WireCodec.decode(RestartParams.self, from: params)
     case .sessionSave, .sessionDelete: _ = try? WireCodec.decode(SessionParams.self, from: params)
+    case .tokenIssue: _ = try? WireCodec.decode(TokenIssueParams.self, from: params)
+    case .tokenRevoke: _ = try? WireCodec.decode(TokenRevokeParams.self, from: params)
     case .sessionLoad: _ = try? WireCodec.decode(SessionLoadParams.self, from: params)
-    case .sessionList: break
+    case .sessionList, .tokenList: break
     case .immersiveStyle: _ = try? WireCodec.decode(ImmersiveStyleParams.self, from: params)
     case .sceneEmit: _ = try? WireCodec.decode(EmitParams.self, from: params)
     case .linkOpen: _ = try? WireCodec.decode(LinkOpenParams.self, from: params)

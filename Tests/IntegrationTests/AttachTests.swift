@@ -91,7 +91,7 @@ struct AttachTests {
             let open = Task { try await control.open("remote") }
             // The first instance of the scene: it waits for a process, and the open with it.
             let id = "remote-1"
-            #expect(try await eventually { (try? await control.status(id))?.process?.stage == "waiting" })
+            #expect(await eventually { (try? await control.status(id))?.process?.stage == "waiting" })
             let issued = try await control.issueToken(scene: "remote")
             let scene = try await attach(harness, token: issued.token)
             #expect(scene.hello.instance?.id == id)
