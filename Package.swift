@@ -94,6 +94,9 @@ let package = Package(
             dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "SceneClient", "BenchSupport"],
             path: "Benchmarks/scene-bench", swiftSettings: strictSwift),
         .executableTarget(
+            name: "attach-bench", dependencies: ["SceneJSON", "SceneClient", "SceneTesting", "BenchSupport"],
+            path: "Benchmarks/attach-bench", swiftSettings: strictSwift),
+        .executableTarget(
             name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "BenchSupport"],
             path: "Benchmarks/behavior-bench", swiftSettings: strictSwift),
         .executableTarget(

@@ -9,15 +9,21 @@ subscribers as the signal `saved`), `path` and `relay` (a scene.call of its own)
 typed calls of the Swift `NotebookService` protocol (`title()`, `save(draft:count:)`),
 honours close requests, vetoes an interactive close
 while it has unsaved edits, and exits when its connection closes (the coordinator
-restarts it; it never reconnects).
+restarts it).
 
-Options: --title TEXT, --unsaved (start with unsaved edits), --quiet.
+A process started some other way attaches with an attach token in SCENE_TOKEN (no
+SCENE_INSTANCE: the hello answer names its instance). When its connection drops, it
+connects again with the re-attach token that answer gave, for up to --reattach SECONDS
+(default 30), and takes its instance back with its path; 0 exits instead.
+
+Options: --title TEXT, --unsaved (start with unsaved edits), --quiet, --reattach SECONDS.
 """
 import json
 import os
 import socket
 import struct
 import sys
+import time
 
 MAX_FRAME = 64 << 20
 
@@ -27,13 +33,17 @@ class Closed(Exception):
 
 
 class Scene:
-    def __init__(self, title, unsaved, quiet):
+    def __init__(self, title, unsaved, quiet, reattach_seconds):
         self.instance = os.environ.get("SCENE_INSTANCE", "scene")
         self.title = title or self.instance
         self.unsaved = unsaved
         self.quiet = quiet
+        self.reattach_seconds = reattach_seconds
         self.path = []
         self.next_id = 1
+        self.connect()
+
+    def connect(self):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(os.environ["SCENE_SOCKET"])
         self.buffer = b""
@@ -141,17 +151,49 @@ class Scene:
             return answer
         raise RemoteError({"code": -32601, "message": "Method not found", "data": {"method": method}})
 
-    def run(self):
-        token = os.environ.get("SCENE_TOKEN", "")
+    def hello(self, token):
         hello = self.call("hello", {"protocol": [1], "role": "scene", "client": "python-scene", "token": token})
         instance = hello.get("instance") or {}
+        self.instance = instance.get("id", self.instance)
         self.path = instance.get("path", [])
         self.log(f"hello: {instance.get('phase')}, path {describe(self.path)}")
-        try:
-            while True:
-                self.dispatch(self.receive())
-        except Closed:
-            self.log("connection closed; exiting")
+        return hello.get("reattach")
+
+    def reconnect(self, token):
+        """Connects again until the socket answers (a forward may take a while to come
+        back), for up to --reattach seconds, and says hello with the re-attach token. A
+        hello that gets no answer within 2 s (a forward that accepted but reaches nothing
+        yet) is dropped and tried again."""
+        deadline = time.monotonic() + self.reattach_seconds
+        while True:
+            try:
+                self.connect()
+                self.log("connected again; re-attaching")
+                self.sock.settimeout(2)
+                reattach = self.hello(token)
+                self.sock.settimeout(None)
+                return reattach
+            except (OSError, Closed):
+                self.sock.close()
+                if time.monotonic() >= deadline:
+                    raise Closed()
+                time.sleep(0.1)
+
+    def run(self):
+        reattach = self.hello(os.environ.get("SCENE_TOKEN", ""))
+        while True:
+            try:
+                while True:
+                    self.dispatch(self.receive())
+            except (Closed, ConnectionError):
+                self.sock.close()
+                # A spawned process exits (the coordinator restarts it); an attached one
+                # comes back with its re-attach token, if it may.
+                if not reattach or self.reattach_seconds <= 0:
+                    self.log("connection closed; exiting")
+                    return
+                self.log("connection lost")
+                reattach = self.reconnect(reattach)
 
 
 class RemoteError(Exception):
@@ -167,7 +209,7 @@ def describe(path):
 
 
 def main(arguments):
-    title, unsaved, quiet = None, False, False
+    title, unsaved, quiet, reattach_seconds = None, False, False, 30.0
     index = 0
     while index < len(arguments):
         argument = arguments[index]
@@ -178,6 +220,9 @@ def main(arguments):
             unsaved = True
         elif argument == "--quiet":
             quiet = True
+        elif argument == "--reattach" and index + 1 < len(arguments):
+            reattach_seconds = float(arguments[index + 1])
+            index += 1
         else:
             print(f"scene.py: unknown argument {argument}", file=sys.stderr)
             return 2
@@ -186,7 +231,7 @@ def main(arguments):
         print("scene.py: SCENE_SOCKET and SCENE_TOKEN are not set: a coordinator starts scene processes", file=sys.stderr)
         return 3
     try:
-        Scene(title, unsaved, quiet).run()
+        Scene(title, unsaved, quiet, reattach_seconds).run()
     except (Closed, ConnectionError):
         pass
     except RemoteError as error:

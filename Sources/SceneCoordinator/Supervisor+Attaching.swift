@@ -29,7 +29,7 @@ extension Supervisor {
         if let instance = token.instance {
             // A re-attach token takes back its own instance, and nothing else.
             guard let id = InstanceID(instance), let entry = slots[id], entry.slot.attached, entry.slot.stage == .starting,
-                !entry.slot.hasOpener || entry.session == nil
+                entry.session == nil
             else {
                 completion(.failure(attachRefusal(instance, open: InstanceID(instance).map(registry.isOpen) ?? false)))
                 return
