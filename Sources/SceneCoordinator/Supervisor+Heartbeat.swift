@@ -56,7 +56,7 @@ extension Supervisor {
         }
         return ProcessStatus(
             stage: stage, pid: entry.process?.pid, uptime: entry.startedAt.map { now - $0 },
-            heartbeatAge: entry.process == nil ? nil : entry.lastAnswer.map { now - $0 }, starts: entry.spawns,
+            heartbeatAge: entry.process == nil && entry.session == nil ? nil : entry.lastAnswer.map { now - $0 }, starts: entry.spawns,
             lastExit: lastExit, command: entry.slot.spec.command)
     }
 }

@@ -11,6 +11,8 @@ extension Supervisor {
     func sessionClosed(_ session: Session, reason: CloseReason) {
         guard let id = session.instance, let entry = slots[id], entry.session === session else { return }
         entry.session = nil
+        // An attached process is gone with its connection.
+        if entry.slot.attached { entry.startedAt = nil }
         let abnormal: Bool
         switch reason {
         case .peerClosed, .eofMidFrame: abnormal = false

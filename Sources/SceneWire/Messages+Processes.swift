@@ -265,9 +265,10 @@ public struct ProcessStatus: Codable, Hashable, Sendable {
     /// went; it is being stopped), `waiting` (for a process to attach, or to attach again)
     /// or `idle` (no process: waiting for a restart, or none).
     public var stage: String
-    /// The running process's pid; nil when none runs.
+    /// The running process's pid; nil when none runs, and for a process that attached
+    /// with a token (the coordinator did not start it).
     public var pid: Int32?
-    /// Seconds since the running process started; nil when none runs.
+    /// Seconds since the running process started (or attached); nil when none runs.
     public var uptime: Double?
     /// Seconds since it last answered (its hello or a heartbeat); nil before its hello.
     public var heartbeatAge: Double?

@@ -48,9 +48,16 @@ enum ControlText {
             lines.append("  process: none (virtual or in process)")
             return lines.joined(separator: "\n")
         }
-        let running = process.pid.map { "pid \($0), up \(seconds(process.uptime))" } ?? "not running"
+        let running: String
+        if let pid = process.pid {
+            running = "pid \(pid), up \(seconds(process.uptime))"
+        } else if process.stage == "connected" {
+            running = "attached with a token, up \(seconds(process.uptime))"
+        } else {
+            running = "not running"
+        }
         lines.append("  process: \(process.stage), \(running)")
-        lines.append("  command: \(process.command.joined(separator: " "))")
+        lines.append("  command: " + (process.command.isEmpty ? "none: its processes attach with a token" : process.command.joined(separator: " ")))
         lines.append("  started: \(process.starts) time\(process.starts == 1 ? "" : "s"), \(process.restarts) restart\(process.restarts == 1 ? "" : "s")")
         if let age = process.heartbeatAge { lines.append("  last answered: \(seconds(age)) ago") }
         if let end = process.lastExit {

@@ -96,7 +96,10 @@ struct AttachTests {
             let scene = try await attach(harness, token: issued.token)
             #expect(scene.hello.instance?.id == id)
             #expect(try await open.value.instance.id == id)
-            #expect(try await control.status(id).process?.stage == "connected")
+            // Its process is connected, with no pid (the coordinator did not start it) and
+            // no command.
+            let process = try await control.status(id).process
+            #expect(process?.stage == "connected" && process?.pid == nil && process?.uptime != nil && process?.command == [])
         }
     }
 
