@@ -253,3 +253,74 @@ struct ProcessSlotStopRules {
         #expect(closedByUs.ended(generation: 1, exit: .exited(0), now: 0).last == .scheduleRestart(generation: 1, after: 0))
     }
 }
+
+/// A slot whose process attached with a token, for its open (generation 1).
+private func attached(_ mode: RestartPolicy.Mode = .permanent, maxRestarts: Int = 3) -> ProcessSlot {
+    var slot = ProcessSlot(
+        id: id, spec: .attachOnly(), policy: RestartPolicy(mode: mode, maxRestarts: maxRestarts, withinSeconds: 30), opened: true)
+    _ = slot.attach()
+    return slot
+}
+
+@Suite("A process that attached with a token")
+struct ProcessSlotAttachRules {
+    @Test("an attach-only instance waits for a process with the launch timeout; the timeout refuses its open and drops the slot")
+    func awaitAttach() {
+        var slot = ProcessSlot(id: id, spec: .attachOnly(), policy: .standard, opened: true)
+        #expect(slot.awaitAttach() == [.armLaunchTimer(generation: 1)])
+        #expect(slot.stage == .starting && slot.attached)
+        #expect(slot.launchTimedOut(generation: 1, seconds: 5) == [.remove, .openerRefused(.launchTimeout(id, seconds: 5))])
+        #expect(slot.stopping)
+    }
+
+    @Test("a process attaching to the waiting instance connects it and answers its open")
+    func attachToWaiting() {
+        var slot = ProcessSlot(id: id, spec: .attachOnly(), policy: .standard, opened: true)
+        _ = slot.awaitAttach()
+        #expect(slot.attach() == [.openerReady])
+        #expect(slot.stage == .connected && slot.generation == 1)
+    }
+
+    @Test("a dropped connection leaves the instance disconnected, waiting the grace for the process to attach again")
+    func dropped() {
+        var slot = attached()
+        #expect(slot.sessionClosed(abnormal: false) == [.reportDisconnected(nil), .armGrace(generation: 2)])
+        #expect(slot.stage == .starting)
+        // Taken back within the grace: connected again, nothing else to do.
+        #expect(slot.attach() == [])
+        #expect(slot.stage == .connected)
+    }
+
+    @Test("past the grace, a policy that would restart waits another grace; temporary dismisses")
+    func pastGrace() {
+        var waiting = attached(.permanent)
+        _ = waiting.sessionClosed(abnormal: false)
+        #expect(waiting.graceElapsed(generation: 2, now: 1) == [.armGrace(generation: 2)])
+        var temporary = attached(.temporary)
+        _ = temporary.sessionClosed(abnormal: false)
+        #expect(temporary.graceElapsed(generation: 2, now: 1) == [.remove, .dismiss(.processExited)])
+        // A grace of an older generation changes nothing.
+        var back = attached(.temporary)
+        _ = back.sessionClosed(abnormal: false)
+        _ = back.attach()
+        #expect(back.graceElapsed(generation: 2, now: 1) == [])
+    }
+
+    @Test("missed heartbeats drop an attached process's connection (a kill the driver turns into a close), and no restart is asked of it")
+    func heartbeatsAndRestart() {
+        var slot = attached()
+        #expect(slot.beat(misses: 1) == [.ping(generation: 1)])
+        #expect(slot.beat(misses: 1) == [.kill(SIGKILL, .heartbeats(missed: 1))])
+        #expect(slot.restartRequested().accepted == false)
+    }
+
+    @Test("stopping a connected attached process asks it to close, then drops the slot; a waiting one is dropped at once")
+    func stop() {
+        var connected = attached()
+        #expect(connected.stop() == [.closeThenTerminate])
+        #expect(connected.closeAnswered() == [.closeSession, .remove])
+        var waiting = attached()
+        _ = waiting.sessionClosed(abnormal: false)
+        #expect(waiting.stop() == [.remove])
+    }
+}
