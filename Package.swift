@@ -56,7 +56,7 @@ let package = Package(
             name: "SceneTesting",
             dependencies: [
                 "SceneCore", "SceneFlow", "SceneJSON", "SceneSync", "SceneSocket", "SceneWire", "SceneCoordinator", "SceneClient",
-            ], swiftSettings: strictSwift),
+            ], resources: [.copy("Resources/xwindows.py")], swiftSettings: strictSwift),
         .executableTarget(
             name: "flow-tour", dependencies: ["SceneFlow", "SceneJSON"], path: "Examples/flow-tour",
             swiftSettings: strictSwift),
@@ -96,6 +96,9 @@ let package = Package(
         .executableTarget(
             name: "attach-bench", dependencies: ["SceneJSON", "SceneClient", "SceneTesting", "BenchSupport"],
             path: "Benchmarks/attach-bench", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "window-bench", dependencies: ["SceneJSON", "SceneClient", "SceneTesting", "BenchSupport"],
+            path: "Benchmarks/window-bench", swiftSettings: strictSwift),
         .executableTarget(
             name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "BenchSupport"],
             path: "Benchmarks/behavior-bench", swiftSettings: strictSwift),

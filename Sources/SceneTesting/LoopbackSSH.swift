@@ -14,10 +14,7 @@ public final class LoopbackSSH: @unchecked Sendable {
     // Unchecked: `server` is set once, in `start`, and only stopped after (once).
 
     /// Why the server or a forward could not be set up.
-    public struct Failure: Error, CustomStringConvertible {
-        /// What went wrong, with the tool's own words when it printed any.
-        public let description: String
-    }
+    public typealias Failure = ToolFailure
 
     /// The port it listens on, on 127.0.0.1.
     public let port: Int
@@ -41,7 +38,7 @@ public final class LoopbackSSH: @unchecked Sendable {
     /// Starts a server whose files are in `folder` (an existing, private folder); answers
     /// once it accepts connections.
     public static func start(in folder: String, timeout: Duration = .seconds(30)) async throws(Failure) -> LoopbackSSH {
-        try install()
+        try await install()
         for key in ["host_key", "id"] {
             try run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", "\(folder)/\(key)"])
         }
@@ -131,16 +128,11 @@ public final class LoopbackSSH: @unchecked Sendable {
     // MARK: Helpers
 
     /// Installs `openssh-server` and the client when `sshd` or `ssh` is missing.
-    private static func install() throws(Failure) {
+    private static func install() async throws(Failure) {
         let manager = FileManager.default
-        guard !manager.isExecutableFile(atPath: sshd) || !manager.isExecutableFile(atPath: "/usr/bin/ssh") else { return }
-        let packages = ["openssh-server", "openssh-client"]
-        // The package lists may be empty on a fresh machine: then they are fetched first.
-        if (try? run("/usr/bin/apt-get", ["install", "-y", "-q"] + packages)) == nil {
-            try run("/usr/bin/apt-get", ["update", "-q"])
-            try run("/usr/bin/apt-get", ["install", "-y", "-q"] + packages)
+        try await SystemPackages.ensure(["openssh-server", "openssh-client"]) {
+            manager.isExecutableFile(atPath: sshd) && manager.isExecutableFile(atPath: "/usr/bin/ssh")
         }
-        guard manager.isExecutableFile(atPath: sshd) else { throw Failure(description: "openssh-server could not be installed") }
     }
 
     /// Runs a command to its end; throws with its error output when it fails.
@@ -186,56 +178,5 @@ public final class LoopbackSSH: @unchecked Sendable {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return address
-    }
-}
-
-/// A process of its own, started without Foundation (whose waits block a thread on a run
-/// loop): output and errors to a log file, reaped when it is killed or waited for.
-private final class Child: @unchecked Sendable {
-    // Unchecked: `pid` is set once; `state` only under `lock`.
-    let pid: Int32
-    private let lock = NSLock()
-    private var reaped = false
-
-    init(_ executable: String, _ arguments: [String], log: String) throws(LoopbackSSH.Failure) {
-        let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw LoopbackSSH.Failure(description: "cannot open \(log)") }
-        defer { close(fd) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["DEBIAN_FRONTEND"] = "noninteractive"
-        do {
-            pid = try Processes.spawn(executable, arguments: arguments, environment: environment, output: fd, errors: fd)
-        } catch {
-            throw LoopbackSSH.Failure(description: "cannot start \(executable): \(error)")
-        }
-    }
-
-    deinit { kill() }
-
-    /// Whether it still runs (reaps it once it ended).
-    var isRunning: Bool {
-        lock.withLock {
-            guard !reaped else { return false }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
-            return !reaped
-        }
-    }
-
-    /// Waits for it to end; its exit status (128 + the signal for a signal).
-    func wait() -> Int32 {
-        lock.withLock {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            reaped = true
-            return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        }
-    }
-
-    /// SIGKILL, then reaped.
-    func kill() {
-        guard isRunning else { return }
-        Glibc.kill(pid, SIGKILL)
-        _ = wait()
     }
 }

@@ -7,11 +7,19 @@ enum Commands {
     static let all: [CommandSpec] = [
         CommandSpec(
             "demo", "a scripted tour: a coordinator, scene processes, every rule",
-            options: [.flag("verbose", "print the whole scene tree after each step, not only what changed")],
+            options: [
+                .flag("verbose", "print the whole scene tree after each step, not only what changed"),
+                .flag("windows", "run the scenes as GTK 4 windows (Examples/gtk-scene), pausing after each step"),
+                .option("pause", "SECONDS", "wait this long after each step (default 2 with --windows, else 0)"),
+            ],
             details: """
                 Starts a coordinator on a temporary socket with the demo app, whose scenes are processes \
                 (this executable's `scene` command), walks a scripted tour printing what each step changed \
-                in the scene tree (+ a line that appeared, - one that went), and cleans up.
+                in the scene tree (+ a line that appeared, - one that went), and cleans up. With --windows \
+                each scene process is the GTK example scene instead, a real window on the display \
+                (DISPLAY or WAYLAND_DISPLAY; it needs /usr/bin/python3 with PyGObject and GTK 4, and \
+                Examples/gtk-scene/scene.py under the working folder or beside this executable's \
+                checkout), and the tour waits 2 s after each step (--pause) so the windows can be seen.
                 """,
             run: { await Demo.run($0) }),
         CommandSpec(

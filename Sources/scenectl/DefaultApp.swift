@@ -33,13 +33,18 @@ enum DefaultApp {
     /// demo's last step kills main's process), with a roomy intensity: on a loaded machine
     /// missed heartbeats restart processes too, and each restart of one restarts the other.
     static func demoScenes(arguments: [String] = []) -> SceneSet<JSONValue> {
+        demoScenes { [executable, "scene", "--title", $0] + arguments }
+    }
+
+    /// The demo with each scene's process started by `command(title)`.
+    static func demoScenes(command: (_ title: String) -> [String]) -> SceneSet<JSONValue> {
         let demo = SceneSet<JSONValue>.demo
         let desk = SupervisionGroup(
             id: "desk", strategy: .oneForAll, scenes: [DemoScenes.main.id, DemoScenes.notes.id], maxRestarts: 20, withinSeconds: 60)
         return SceneSet(app: demo.app, links: demo.linkPolicy, immersive: demo.immersive) {
             for entry in demo.entries {
                 let id = entry.declaration.id
-                let process = entry.process(LaunchSpec(command: [executable, "scene", "--title", title(of: id)] + arguments))
+                let process = entry.process(LaunchSpec(command: command(title(of: id))))
                 if desk.scenes.contains(id) { process.group(desk) } else { process }
             }
             Window(Assistant.scene, instances: .single) { Assistant(context: $0) }

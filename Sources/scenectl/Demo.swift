@@ -7,6 +7,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneWire
+import SceneSocket
 import SceneSync
 
 /// `scenectl demo`: a coordinator on a temporary socket serving the demo app, whose
@@ -19,6 +20,24 @@ enum Demo {
 
     static func run(_ arguments: Arguments) async -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
+        let windows = arguments.flag("windows")
+        var pause: Duration = windows ? .seconds(2) : .zero
+        if let text = arguments.option("pause") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+                standardError("scenectl demo: --pause takes a number of seconds from 0 to 3600")
+                return .usage
+            }
+            pause = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        var scenes = DefaultApp.demoScenes(arguments: ["--quiet"])
+        if windows {
+            switch Windows.scenes() {
+            case .success(let windows): scenes = windows
+            case .failure(let why):
+                standardError("scenectl demo --windows: \(why.description)")
+                return .failure
+            }
+        }
         var template = Array("/tmp/scenectl-demo-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             standardError("scenectl: cannot make a temporary folder: \(String(cString: strerror(errno)))")
@@ -30,7 +49,7 @@ enum Demo {
         configuration.heartbeatInterval = .seconds(1)
         let coordinator: Coordinator<JSONValue>
         do {
-            coordinator = try await Coordinator.start(scenes: DefaultApp.demoScenes(arguments: ["--quiet"]), configuration: configuration)
+            coordinator = try await Coordinator.start(scenes: scenes, configuration: configuration)
         } catch {
             standardError("scenectl: cannot start the demo coordinator: \(error)")
             return .failure
@@ -40,7 +59,10 @@ enum Demo {
         do {
             let connection = try await SceneConnection.connect(path: configuration.socketPath, client: "scenectl/demo", timeout: 10)
             defer { connection.close() }
-            try await Tour(connection: connection, socketPath: configuration.socketPath, verbose: arguments.flag("verbose")).walk()
+            try await Tour(
+                connection: connection, socketPath: configuration.socketPath, verbose: arguments.flag("verbose"),
+                pause: pause
+            ).walk()
         } catch {
             standardError("scenectl demo: \(error)")
             code = .failure
@@ -56,14 +78,17 @@ enum Demo {
         let connection: SceneConnection
         let socketPath: String
         let verbose: Bool
+        /// How long to wait after each step (for a person watching the windows).
+        let pause: Duration
         let step = Locked(0)
         /// The tree's lines after the last step.
         let shown = Locked<[String]>([])
 
-        init(connection: SceneConnection, socketPath: String, verbose: Bool) {
+        init(connection: SceneConnection, socketPath: String, verbose: Bool, pause: Duration) {
             self.connection = connection
             self.socketPath = socketPath
             self.verbose = verbose
+            self.pause = pause
         }
 
         func walk() async throws {
@@ -200,7 +225,8 @@ enum Demo {
             while ContinuousClock.now < deadline {
                 if let pid = pids.pid(of: id), pid != old {
                     let state = try await connection.state()
-                    if let instance = state.instances.first(where: { $0.id == id }), instance.phase == "active" {
+                    // Back: its new process said hello (whatever phase it reported for itself before).
+                    if let instance = state.instances.first(where: { $0.id == id }), ["active", "inactive", "background"].contains(instance.phase) {
                         let path = try await connection.callScene(.instance(id), method: "path")
                         return (pid, path["path"] ?? .null)
                     }
@@ -213,7 +239,7 @@ enum Demo {
         /// Waits (bounded) until instance `id` is open, and answers it.
         private func waitUntilOpen(_ id: String) async throws -> String {
             let deadline = ContinuousClock.now + .seconds(20)
-            while try await connection.state().instances.contains(where: { $0.id == id && $0.phase == "active" }) == false {
+            while try await connection.state().instances.contains(where: { $0.id == id && ["active", "inactive", "background"].contains($0.phase) }) == false {
                 guard ContinuousClock.now < deadline else { throw Failure(description: "\(id) did not open") }
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -227,6 +253,7 @@ enum Demo {
             }
             print("\n\(number). \(title)")
             try await body()
+            if pause > .zero { try await Task.sleep(for: pause) }
             let tree = try await connection.state().tree.split(separator: "\n").map(String.init)
             let before = shown.withLock { shown in
                 defer { shown = tree }
@@ -268,6 +295,70 @@ enum Demo {
         func pid(of id: String) -> Int32? { pids.byInstance.withLock { $0[id] } }
 
         func stop() { reader.cancel() }
+    }
+}
+
+/// `demo --windows`: the demo's scenes as GTK 4 windows, when this machine can show them.
+enum Windows {
+    /// Why the windows cannot be shown.
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let python = "/usr/bin/python3"
+
+    /// The demo with each scene the GTK example scene, or why it cannot run here.
+    static func scenes() -> Result<SceneSet<JSONValue>, Unavailable> {
+        let environment = ProcessInfo.processInfo.environment
+        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
+            return .failure(Unavailable(description: """
+                there is no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop session, \
+                or under a virtual X server (xvfb-run scenectl demo --windows).
+                """))
+        }
+        guard let script = script() else {
+            return .failure(Unavailable(description: """
+                Examples/gtk-scene/scene.py is not under the working folder nor beside this executable's \
+                checkout: run it from the repository.
+                """))
+        }
+        // GTK 4 must load and open the display, as each scene process will.
+        let check = "import gi, sys; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk; sys.exit(0 if Gtk.init_check() else 5)"
+        switch run(python, ["-c", check]) {
+        case 0: return .success(DefaultApp.demoScenes { [python, script, "--title", $0, "--quiet"] })
+        case 5: return .failure(Unavailable(description: "GTK 4 cannot open the display (\(environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? ""))."))
+        case nil: return .failure(Unavailable(description: "\(python) is missing: the GTK scene needs the system's Python 3 with PyGObject and GTK 4."))
+        default:
+            return .failure(Unavailable(description: """
+                \(python) cannot load GTK 4 through PyGObject: install them (Debian and Ubuntu: \
+                apt-get install python3-gi gir1.2-gtk-4.0).
+                """))
+        }
+    }
+
+    /// The GTK scene: under the working folder, or up from this executable (a checkout's
+    /// `.build/<configuration>/scenectl`).
+    private static func script() -> String? {
+        let relative = "Examples/gtk-scene/scene.py"
+        var folders = [FileManager.default.currentDirectoryPath]
+        var folder = URL(fileURLWithPath: DefaultApp.executable).deletingLastPathComponent()
+        while folder.path != "/" {
+            folders.append(folder.path)
+            folder.deleteLastPathComponent()
+        }
+        return folders.map { "\($0)/\(relative)" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Runs a command to its end, its output discarded; its exit status, nil when it
+    /// cannot start.
+    private static func run(_ executable: String, _ arguments: [String]) -> Int32? {
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        guard let pid = try? Processes.spawn(executable, arguments: arguments, environment: ProcessInfo.processInfo.environment, output: null, errors: null)
+        else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
 
