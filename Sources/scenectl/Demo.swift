@@ -38,7 +38,9 @@ enum Demo {
                 return .failure
             }
         }
-        var template = Array("/tmp/scenectl-demo-XXXXXX".utf8CString)
+        // In $TMPDIR when set, as temporary files go.
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(temporary)/scenectl-demo-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             standardError("scenectl: cannot make a temporary folder: \(String(cString: strerror(errno)))")
             return .failure

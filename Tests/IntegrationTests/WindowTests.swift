@@ -170,7 +170,11 @@ struct WindowCommandTests {
                 }
                 return names
             }
-            let demo = try await scenectl(["demo", "--windows", "--pause", "0"], environment: display.environment)
+            // Its temporary folder (and so its scene processes' SCENE_SOCKET) in this test's
+            // folder: the plain demo's test, running meanwhile, counts the processes of its own.
+            var environment = display.environment
+            environment["TMPDIR"] = folder.path
+            let demo = try await scenectl(["demo", "--windows", "--pause", "0"], environment: environment)
             #expect(demo.code == 0, "\(demo.out)\(demo.err)")
             #expect(demo.out.contains("The coordinator closed every scene process"), "\(demo.out)")
             events.stop()
