@@ -97,6 +97,41 @@ struct WindowTests {
         }
     }
 
+    @Test("focus raises a window above the others; a window pushed over is hidden, and shown again when the pushed one goes")
+    func focusAndPush() async throws {
+        try await withTemporaryFolder { folder in
+            let display = try await VirtualDisplay.start(in: folder.path)
+            defer { display.stop() }
+            try await withProcesses(extra: Self.scenes(on: display)) { harness in
+                let control = harness.control
+                let screen = Screen(display: display)
+                _ = try await control.open("gtk-desk")
+                _ = try await screen.until("the desk window is shown") { $0.shown("Desk — gtk-desk-1") != nil }
+                _ = try await control.open("gtk-notes")
+                // The server lists windows bottom to top: the one opened last is above.
+                func above(_ top: String, _ bottom: String) -> ([VirtualDisplay.Window]) -> Bool {
+                    { windows in
+                        guard let upper = windows.firstIndex(where: { $0.mapped && $0.name == top }),
+                            let lower = windows.firstIndex(where: { $0.mapped && $0.name == bottom })
+                        else { return false }
+                        return upper > lower
+                    }
+                }
+                _ = try await screen.until("notes is above desk") { above("Notes — gtk-notes-1", "Desk — gtk-desk-1")($0) }
+                _ = try await control.focus("gtk-desk-1")
+                _ = try await screen.until("desk is raised above notes") { above("Desk — gtk-desk-1", "Notes — gtk-notes-1")($0) }
+
+                // A window pushed from desk takes its place: desk is hidden until it goes.
+                let pushed = try await control.push("gtk-notes", from: "gtk-desk-1").id
+                _ = try await screen.until("the pushed window is shown and desk is hidden") {
+                    $0.shown("Notes — \(pushed)") != nil && $0.shown("Desk — gtk-desk-1") == nil
+                }
+                _ = try await control.dismiss(instance: pushed)
+                _ = try await screen.until("desk is back") { $0.shown("Desk — gtk-desk-1") != nil && $0.shown("Notes — \(pushed)") == nil }
+            }
+        }
+    }
+
     /// Tiles the windows and saves a screenshot among the test artifacts
     /// (`.build/artifacts`).
     private func arrangeAndSave(_ display: VirtualDisplay, as name: String) async throws {
