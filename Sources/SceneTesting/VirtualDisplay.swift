@@ -8,7 +8,7 @@ import SceneSocket
 /// dialog is transient for — closes one as a window manager's close button does, and
 /// takes screenshots.
 ///
-/// What it needs is installed with `apt-get` when missing (`xvfb`; `python3-gi` and
+/// What it needs is installed with `apt-get` when missing (`xvfb`, `libxtst6`; `python3-gi` and
 /// `gir1.2-gtk-4.0` for GTK 4 scenes, which ``python`` runs), so a test that uses it runs
 /// everywhere and skips nothing. The window reader is a small Python program over
 /// libX11 (ctypes), run by ``python`` for each question.
@@ -127,6 +127,13 @@ public final class VirtualDisplay: Sendable {
         _ = try await read(["close", "\(window.id)"])
     }
 
+    /// Gives `window` the keyboard focus and presses `key` (an X keysym name: `Escape`,
+    /// `Left`, `Return`, …) while holding each of `modifiers` (`Alt_L`, `Control_L`, …), as
+    /// a person at the keyboard would (the XTEST extension).
+    public func press(_ key: String, holding modifiers: [String] = [], in window: Window) async throws(Failure) {
+        _ = try await read(["key", "\(window.id)", key] + modifiers)
+    }
+
     /// Tiles the shown windows on the screen and centres each dialog on its window (with
     /// no window manager, each toolkit window opens at the top left corner).
     public func arrange() async throws(Failure) {
@@ -177,9 +184,16 @@ public final class VirtualDisplay: Sendable {
 
     /// Installs Xvfb, PyGObject and GTK 4 when one is missing.
     private static func install() async throws(Failure) {
-        try await SystemPackages.ensure(["xvfb", "python3-gi", "gir1.2-gtk-4.0"]) {
-            FileManager.default.isExecutableFile(atPath: xvfb) && hasGTK4()
+        try await SystemPackages.ensure(["xvfb", "libxtst6", "python3-gi", "gir1.2-gtk-4.0"]) {
+            FileManager.default.isExecutableFile(atPath: xvfb) && hasXTest() && hasGTK4()
         }
+    }
+
+    /// Whether the XTEST client library (key presses) is there.
+    private static func hasXTest() -> Bool {
+        guard let library = dlopen("libXtst.so.6", RTLD_LAZY) else { return false }
+        dlclose(library)
+        return true
     }
 
     /// Whether ``python`` can load GTK 4 (without opening a display).

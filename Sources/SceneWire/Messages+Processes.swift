@@ -8,7 +8,8 @@ public struct ScenePhaseParams: Codable, Hashable, Sendable {
     /// leave it out, and its own is filled in.
     public var instance: String
     /// The phase reported: `active`, `inactive` or `background`; another phase is
-    /// `invalid_phase`, a name that is no phase -32602.
+    /// `invalid_phase`, a name that is no phase -32602; `active` or `inactive` for a window
+    /// a pushed one covers is `covered_by_pushed_window`.
     public var phase: String
     /// Params for `scene.phase`, with every member given.
     public init(instance: String, phase: String) {

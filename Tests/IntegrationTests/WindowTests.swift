@@ -56,14 +56,33 @@ struct WindowTests {
                 #expect(sheet.transientFor == notesWindow.id)
                 try await arrangeAndSave(display, as: "gtk-windows.png")
 
-                // The toolkit closes the sheet itself (its close button): the coordinator
-                // adopts what the window shows.
-                try await display.requestClose(sheet)
+                // The toolkit closes the sheet itself (Escape): the coordinator adopts what
+                // the window shows.
+                try await display.press("Escape", in: sheet)
                 let reconciled = await harness.events.wait {
                     $0.kind == .flowChanged && $0.params["instance"] == .string(notes) && $0.params["cause"]?["by"] == "reconcile"
                 }
                 #expect(reconciled?.params["path"] == [["type": "push", "route": ["screen": "draft", "id": 7]]])
                 _ = try await screen.until("the sheet is gone") { $0.shown("sheet: share — gtk-notes-1") == nil }
+
+                // A cover closed by its close button, the same way.
+                _ = try await control.send(.cover("photo"), to: notes)
+                let covered = try await screen.until("the cover is shown") { $0.shown("cover: photo — gtk-notes-1") != nil }
+                try await display.requestClose(try #require(covered.shown("cover: photo — gtk-notes-1")))
+                let uncovered = await harness.events.wait { event in
+                    event.kind == .flowChanged && event.params["cause"]?["by"] == "reconcile" && event.seq > (reconciled?.seq ?? 0)
+                }
+                #expect(uncovered?.params["path"] == [["type": "push", "route": ["screen": "draft", "id": 7]]])
+
+                // A swipe back (Alt+Left): the toolkit goes back a page, then says so.
+                _ = try await control.send(.push("appendix"), to: notes)
+                _ = try await screen.until("the appendix page is shown") { $0.shown("appendix — Notes — gtk-notes-1") != nil }
+                try await display.press("Left", holding: ["Alt_L"], in: notesWindow)
+                let swiped = await harness.events.wait { event in
+                    event.kind == .flowChanged && event.params["cause"]?["by"] == "reconcile" && event.seq > (uncovered?.seq ?? 0)
+                }
+                #expect(swiped?.params["path"] == [["type": "push", "route": ["screen": "draft", "id": 7]]])
+                _ = try await screen.until("the draft page is shown again") { $0.shown("draft 7 — Notes — gtk-notes-1") != nil }
 
                 // The close button with unsaved text: refused, an alert says why, the window stays.
                 _ = try await control.callScene(.instance(notes), method: "edit", params: ["text": "half a thought"])

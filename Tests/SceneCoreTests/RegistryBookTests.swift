@@ -241,6 +241,17 @@ struct RegistryBookPhaseRules {
         #expect(book.rejection(book.book.report(main, .inactive)) == nil)
     }
 
+    @Test("a window covered by a pushed window stays in the background: it may report only background until the pushed one goes")
+    func covered() throws {
+        var book = Book(scenes)
+        let main = try book.open("main")
+        let pushed = try book.push("notes", from: main)
+        #expect(book.rejection(book.book.report(main, .inactive)) == .coveredByPushedWindow(pushed))
+        #expect(book.rejection(book.book.report(main, .active)) == .coveredByPushedWindow(pushed))
+        #expect(book.rejection(book.book.report(main, .background)) == nil)
+        #expect(book.book.records[main]?.phase == .background)
+    }
+
     @Test("a disconnected instance keeps its phase; the last one set meanwhile is the one it comes back to")
     func disconnected() throws {
         var book = Book(scenes)

@@ -12,7 +12,8 @@ extension SceneRegistry {
     }
 
     /// Records a phase an instance reports for itself: `active`, `inactive` or
-    /// `background`.
+    /// `background`. A window a pushed one covers stays `background` until that one goes:
+    /// another report is refused ``RegistryRejection/coveredByPushedWindow(_:)``.
     public func setPhase(_ id: InstanceID, _ phase: ScenePhase) throws(RegistryRejection) {
         try rejectingSync("scene.phase") { (self) throws(RegistryRejection) in
             try self.book.report(id, phase).get()

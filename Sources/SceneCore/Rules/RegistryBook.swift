@@ -230,6 +230,8 @@ package struct RegistryBook: Sendable {
     package mutating func report(_ id: InstanceID, _ phase: ScenePhase) -> Result<Void, RegistryRejection> {
         guard phase.isReportable else { return .failure(.invalidPhase(phase)) }
         guard let record = records[id], record.phase != .opening else { return .failure(.instanceNotOpen(id)) }
+        // A window a pushed one covers is in the background until that one goes.
+        if let child = record.pushedChild, phase != .background { return .failure(.coveredByPushedWindow(child)) }
         setPhase(id, phase)
         return .success(())
     }

@@ -7,6 +7,9 @@
                                   width, height
     xwindows.py close ID          asks window ID to close, as a window manager's close
                                   button does (WM_PROTOCOLS / WM_DELETE_WINDOW)
+    xwindows.py key ID KEY [MOD…] gives window ID the keyboard focus and presses KEY (a
+                                  keysym name: Escape, Left, …) while holding each MOD
+                                  (Alt_L, Control_L, …), through the XTEST extension
     xwindows.py arrange           tiles the mapped windows that are not transient, and
                                   puts each transient one over the lower part of its
                                   parent (there is no window manager to place them)
@@ -199,6 +202,27 @@ class Server:
         self.x.XSendEvent(self.display, window, 0, NO_EVENT_MASK, ctypes.byref(event))
         self.x.XSync(self.display, 0)
 
+    def key(self, window, name, modifiers):
+        xtest = ctypes.CDLL(ctypes.util.find_library("Xtst") or "libXtst.so.6")
+        xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+        self.x.XStringToKeysym.restype = ctypes.c_ulong
+        self.x.XStringToKeysym.argtypes = [ctypes.c_char_p]
+        self.x.XKeysymToKeycode.restype = ctypes.c_ubyte
+        self.x.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        self.x.XSetInputFocus.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_ulong]
+        codes = []
+        for key in modifiers + [name]:
+            code = self.x.XKeysymToKeycode(self.display, self.x.XStringToKeysym(key.encode()))
+            if code == 0:
+                raise SystemExit(f"xwindows: no key {key} on this keyboard")
+            codes.append(code)
+        self.x.XSetInputFocus(self.display, window, 2, 0)  # RevertToParent, CurrentTime
+        for code in codes:
+            xtest.XTestFakeKeyEvent(self.display, code, 1, 0)
+        for code in reversed(codes):
+            xtest.XTestFakeKeyEvent(self.display, code, 0, 0)
+        self.x.XSync(self.display, 0)
+
     def arrange(self):
         shown = [window for window in self.windows() if window["mapped"] and window["name"]]
         placed, column, top, row_height = {}, 16, 16, 0
@@ -280,7 +304,7 @@ def write_png(path, width, height, rows):
 
 
 def main(arguments):
-    if not arguments or arguments[0] not in ("list", "close", "arrange", "screenshot", "watch"):
+    if not arguments or arguments[0] not in ("list", "close", "key", "arrange", "screenshot", "watch"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     server = Server()
@@ -289,6 +313,8 @@ def main(arguments):
         print(json.dumps(server.windows()))
     elif command == "close" and len(arguments) == 2:
         server.close(int(arguments[1], 0))
+    elif command == "key" and len(arguments) >= 3:
+        server.key(int(arguments[1], 0), arguments[2], arguments[3:])
     elif command == "arrange":
         server.arrange()
     elif command == "screenshot" and len(arguments) == 2:
