@@ -127,6 +127,11 @@ public final class VirtualDisplay: Sendable {
         _ = try await read(["close", "\(window.id)"])
     }
 
+    /// Gives `window` the keyboard focus, as a person clicking it would.
+    public func focus(_ window: Window) async throws(Failure) {
+        _ = try await read(["focus", "\(window.id)"])
+    }
+
     /// Gives `window` the keyboard focus and presses `key` (an X keysym name: `Escape`,
     /// `Left`, `Return`, …) while holding each of `modifiers` (`Alt_L`, `Control_L`, …), as
     /// a person at the keyboard would (the XTEST extension).

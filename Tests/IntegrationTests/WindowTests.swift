@@ -116,7 +116,7 @@ struct WindowTests {
         }
     }
 
-    @Test("focus raises a window above the others; a window pushed over is hidden, and shown again when the pushed one goes")
+    @Test("focus raises a window above the others; the keyboard focus moving is reported as each window's phase; a window pushed over is hidden, and shown again when the pushed one goes")
     func focusAndPush() async throws {
         try await withTemporaryFolder { folder in
             let display = try await VirtualDisplay.start(in: folder.path)
@@ -139,6 +139,22 @@ struct WindowTests {
                 _ = try await screen.until("notes is above desk") { above("Notes — gtk-notes-1", "Desk — gtk-desk-1")($0) }
                 _ = try await control.focus("gtk-desk-1")
                 _ = try await screen.until("desk is raised above notes") { above("Desk — gtk-desk-1", "Notes — gtk-notes-1")($0) }
+
+                // The keyboard focus moving between the windows: each reports its phase.
+                let windows = try await display.windows()
+                let deskWindow = try #require(windows.shown("Desk — gtk-desk-1"))
+                let notesWindow = try #require(windows.shown("Notes — gtk-notes-1"))
+                func phases(_ desk: String, _ notes: String) async -> Bool {
+                    await eventually {
+                        let state = try? await control.state()
+                        let phase = { (id: String) in state?.instances.first { $0.id == id }?.phase }
+                        return phase("gtk-desk-1") == desk && phase("gtk-notes-1") == notes
+                    }
+                }
+                try await display.focus(notesWindow)
+                #expect(await phases("inactive", "active"), "desk did not report inactive, nor notes active")
+                try await display.focus(deskWindow)
+                #expect(await phases("active", "inactive"), "desk did not report active, nor notes inactive")
 
                 // A window pushed from desk takes its place: desk is hidden until it goes.
                 let pushed = try await control.push("gtk-notes", from: "gtk-desk-1").id

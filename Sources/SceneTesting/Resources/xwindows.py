@@ -7,6 +7,7 @@
                                   width, height
     xwindows.py close ID          asks window ID to close, as a window manager's close
                                   button does (WM_PROTOCOLS / WM_DELETE_WINDOW)
+    xwindows.py focus ID          gives window ID the keyboard focus (XSetInputFocus)
     xwindows.py key ID KEY [MOD…] gives window ID the keyboard focus and presses KEY (a
                                   keysym name: Escape, Left, …) while holding each MOD
                                   (Alt_L, Control_L, …), through the XTEST extension
@@ -202,6 +203,11 @@ class Server:
         self.x.XSendEvent(self.display, window, 0, NO_EVENT_MASK, ctypes.byref(event))
         self.x.XSync(self.display, 0)
 
+    def focus(self, window):
+        self.x.XSetInputFocus.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_ulong]
+        self.x.XSetInputFocus(self.display, window, 2, 0)  # RevertToParent, CurrentTime
+        self.x.XSync(self.display, 0)
+
     def key(self, window, name, modifiers):
         xtest = ctypes.CDLL(ctypes.util.find_library("Xtst") or "libXtst.so.6")
         xtest.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
@@ -304,7 +310,7 @@ def write_png(path, width, height, rows):
 
 
 def main(arguments):
-    if not arguments or arguments[0] not in ("list", "close", "key", "arrange", "screenshot", "watch"):
+    if not arguments or arguments[0] not in ("list", "close", "focus", "key", "arrange", "screenshot", "watch"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     server = Server()
@@ -313,6 +319,8 @@ def main(arguments):
         print(json.dumps(server.windows()))
     elif command == "close" and len(arguments) == 2:
         server.close(int(arguments[1], 0))
+    elif command == "focus" and len(arguments) == 2:
+        server.focus(int(arguments[1], 0))
     elif command == "key" and len(arguments) >= 3:
         server.key(int(arguments[1], 0), arguments[2], arguments[3:])
     elif command == "arrange":
