@@ -4,7 +4,8 @@
 # instrumentation, then each target links against them.
 #
 #   Fuzz/build.sh            build every target (into .build/fuzz)
-#   Fuzz/build.sh TARGET     build one (wire, manifest, links, intents)
+#   Fuzz/build.sh TARGET     build one (a file of Fuzz/targets: wire, manifest, links,
+#                            intents, state, journal, session, program, schema)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/.build/fuzz"
@@ -31,8 +32,8 @@ for source in "$root"/Sources/CSceneSystem/*.c; do
     fi
 done
 
-# Modules in dependency order; SceneSocket contributes only its framing (the rest
-# needs the C target and a loop, which the wire target does not use).
+# Modules in dependency order: the libraries the readers live in (SceneCoordinator reads
+# state files, journals and sessions).
 previous=""
 module() {
     local name="$1"; shift
@@ -56,19 +57,24 @@ mapfile -t files < <(sources SceneJSON) && module SceneJSON "${files[@]}"
 mapfile -t files < <(sources SceneFlow) && module SceneFlow "${files[@]}"
 mapfile -t files < <(sources SceneLinks) && module SceneLinks "${files[@]}"
 mapfile -t files < <(sources SceneCore) && module SceneCore "${files[@]}"
-module SceneSocket "$root"/Sources/SceneSocket/FrameDecoder.swift "$root"/Sources/SceneSocket/FrameHeader.swift
+mapfile -t files < <(sources SceneSocket) && module SceneSocket "${files[@]}"
 mapfile -t files < <(sources SceneWire) && module SceneWire "${files[@]}"
+mapfile -t files < <(sources SceneCoordinator) && module SceneCoordinator "${files[@]}"
 
+# Every target is a file of Fuzz/targets; Fuzz/support is compiled with each.
+all=$(cd "$root/Fuzz/targets" && ls *.swift | sed 's/\.swift$//' | tr '\n' ' ')
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(wire manifest links intents)
+[[ ${#targets[@]} -eq 0 ]] && read -r -a targets <<< "$all"
 for target in "${targets[@]}"; do
     source="$root/Fuzz/targets/$target.swift"
-    [[ -f "$source" ]] || { echo "fuzz: no target $target (expected wire, manifest, links, intents)" >&2; exit 2; }
+    [[ -f "$source" ]] || { echo "fuzz: no target $target (expected one of: $all)" >&2; exit 2; }
     binary="$out/$target"
-    if [[ -f "$binary" ]] && [[ -z "$(find "$source" "$out"/modules/*.o -newer "$binary" -print -quit)" ]]; then continue; fi
+    if [[ -f "$binary" ]] && [[ -z "$(find "$source" "$root"/Fuzz/support "$out"/modules/*.o -newer "$binary" -print -quit)" ]]; then continue; fi
     echo "fuzz: linking $target"
     rm -f "$binary"
-    swiftc -parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -I "$out/modules" \
-        -module-name "Fuzz_$target" "$source" "$out"/modules/*.o -o "$binary" 2>&1 | { grep -v "^/usr/bin/ld.gold: warning" || true; }
+    swiftc -parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -package-name SceneCoordinator \
+        -I "$out/modules" -I "$out/modules/CSceneSystem" \
+        -module-name "Fuzz_$target" "$source" "$root"/Fuzz/support/*.swift "$out"/modules/*.o -o "$binary" 2>&1 \
+        | { grep -v "^/usr/bin/ld.gold: warning" || true; }
     [[ -x "$binary" ]] || { echo "fuzz: linking $target failed" >&2; exit 1; }
 done

@@ -7,7 +7,7 @@
 # Fuzz/regressions/TARGET/ with a fix (the tests replay every file there).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-target="${1:?usage: Fuzz/run.sh TARGET SECONDS (TARGET: wire, manifest, links, intents)}"
+target="${1:?usage: Fuzz/run.sh TARGET SECONDS (TARGET: a file of Fuzz/targets)}"
 seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS}"
 "$root/Fuzz/build.sh" "$target"
 out="$root/.build/fuzz"

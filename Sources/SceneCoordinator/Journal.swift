@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import SceneCore
 import SceneFlow
-import SceneJSON
+package import SceneJSON
 import SceneSocket
 import SceneWire
 import SceneSync
@@ -20,6 +20,40 @@ public struct JournalMark: Codable, Hashable, Sendable {
     public init(run: String, seq: UInt64) {
         self.run = run
         self.seq = seq
+    }
+}
+
+/// One line of a journal file: `{"run", "seq", "event"}`, then a newline.
+package struct JournalLine: Hashable, Sendable {
+    /// The id of the coordinator run that wrote it.
+    package let run: String
+    /// Its event's number.
+    package let seq: UInt64
+    /// The event, as the wire carries it.
+    package let event: JSONValue
+    /// The line as written, its newline included.
+    package let bytes: [UInt8]
+
+    /// The line of `event`, numbered `seq`, written by run `run`: what the journal appends.
+    package static func write(run: String, seq: UInt64, event: JSONValue) -> [UInt8] {
+        var bytes = Array(#"{"run":"#.utf8)
+        JSONValue.string(run).write(to: &bytes)
+        bytes += #","seq":\#(seq),"event":"#.utf8
+        event.write(to: &bytes)
+        bytes += "}\n".utf8
+        return bytes
+    }
+
+    /// The lines of a journal's bytes, in order. A line that is not a record — not JSON,
+    /// or without a run, a number or an event (a last line cut short by a crash) — is
+    /// skipped.
+    package static func read(_ data: [UInt8]) -> [JournalLine] {
+        data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
+                let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
+            else { return nil }
+            return JournalLine(run: run, seq: seq, event: event, bytes: [UInt8](line) + [UInt8(ascii: "\n")])
+        }
     }
 }
 
@@ -95,25 +129,11 @@ final class Journal: Sendable {
         records(at: path).map { ($0.seq, $0.bytes) }
     }
 
-    /// One line of a journal file, read back.
-    struct Record {
-        let run: String
-        let seq: UInt64
-        let event: JSONValue
-        /// The line as written, its newline included.
-        let bytes: [UInt8]
-    }
-
     /// The lines of the journal at `path`, in file order; a line that is not a record (a
     /// last line cut short by a crash) is skipped.
-    static func records(at path: String) -> [Record] {
+    static func records(at path: String) -> [JournalLine] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
-                let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
-            else { return nil }
-            return Record(run: run, seq: seq, event: event, bytes: [UInt8](line) + [UInt8(ascii: "\n")])
-        }
+        return JournalLine.read([UInt8](data))
     }
 
     /// The number of the oldest event recorded since the last compaction.
@@ -132,11 +152,7 @@ final class Journal: Sendable {
 
     /// Appends `event` (called as the registry emits it, in order).
     func record(_ event: SequencedEvent<JSONValue>) {
-        var bytes = Array(#"{"run":""#.utf8)
-        bytes += run.utf8
-        bytes += #"","seq":\#(event.seq),"event":"#.utf8
-        WireCodec.eventParams(event).write(to: &bytes)
-        bytes += "}\n".utf8
+        let bytes = JournalLine.write(run: run, seq: event.seq, event: WireCodec.eventParams(event))
         state.withLock { state in
             state.turn += bytes
             state.lines.append((event.seq, bytes))

@@ -1,17 +1,44 @@
 import Foundation
 import Glibc
-import SceneCore
-import SceneJSON
+package import SceneCore
+package import SceneJSON
 import SceneSocket
 import SceneSync
-import SceneWire
+package import SceneWire
 
 /// A saved session: what was open, as a registry snapshot, in `STATEFILE.sessions/NAME.json`.
-struct SavedSession: Codable {
+package struct SavedSession: Codable, Hashable, Sendable {
     /// Always `"scene-coordinator-session"`.
-    var format = "scene-coordinator-session"
-    var version = 1
-    var snapshot: RegistrySnapshot<JSONValue>
+    package var format = "scene-coordinator-session"
+    package var version = 1
+    package var snapshot: RegistrySnapshot<JSONValue>
+
+    package init(snapshot: RegistrySnapshot<JSONValue>) {
+        self.snapshot = snapshot
+    }
+
+    /// The bytes of a session file holding this session.
+    package var bytes: [UInt8] { Array(((try? JSONValue.encoded(self)) ?? .null).description.utf8) }
+
+    /// The session a session file's bytes hold, for a registry of app `app`; `file` names
+    /// it in the error. `invalid_session` for what is not JSON of a session's shape, or a
+    /// session of another format, version or app.
+    package static func read(_ bytes: [UInt8], app: String, file: String) -> Result<SavedSession, WireError> {
+        let saved: SavedSession
+        do {
+            saved = try JSONParser.parse(bytes).decoded(as: SavedSession.self)
+        } catch {
+            return .failure(.domain(reason: .invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")]))
+        }
+        guard saved.format == "scene-coordinator-session", saved.version == 1,
+            saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == app
+        else {
+            return .failure(.domain(
+                reason: .invalidSession, message: "\(file) is not a session of app \(app)",
+                data: ["detail": .string("another app or format")]))
+        }
+        return .success(saved)
+    }
 }
 
 /// `session.save`, `session.load`, `session.list`, `session.delete`: named sets of open
@@ -91,7 +118,7 @@ extension Session {
             let frame: [UInt8]
             do {
                 try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                close(try DurableFile.replace(file, with: Array(try JSONValue.encoded(saved).description.utf8)))
+                close(try DurableFile.replace(file, with: saved.bytes))
                 frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
             } catch {
                 frame = WireCodec.framedResponse(id: id, error: .domain(
@@ -123,19 +150,7 @@ extension Session {
                 reason: .invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
                 data: ["detail": .string("not a regular file of at most 16 MiB")])
         }
-        let saved: SavedSession
-        do {
-            saved = try JSONParser.parse([UInt8](data)).decoded(as: SavedSession.self)
-        } catch {
-            throw .domain(reason: .invalidSession, message: "\(file) is not a saved session: \(error)", data: ["detail": .string("\(error)")])
-        }
-        guard saved.format == "scene-coordinator-session", saved.version == 1,
-            saved.snapshot.version == RegistrySnapshot<JSONValue>.currentVersion, saved.snapshot.app == server.registry.app
-        else {
-            throw .domain(
-                reason: .invalidSession, message: "\(file) is not a session of app \(server.registry.app)",
-                data: ["detail": .string("another app or format")])
-        }
+        let saved = try SavedSession.read([UInt8](data), app: server.registry.app, file: file).get()
         return LoadSession(snapshot: saved.snapshot, force: request.force ?? false)
     }
 }

@@ -104,9 +104,17 @@ public enum StateFile {
         } catch {
             throw StateFileError(path: path, problems: ["cannot read it: \(error.localizedDescription)"])
         }
+        return try decode([UInt8](data), path: path)
+    }
+
+    /// The state a state file's bytes hold (`path` names the file in the error).
+    ///
+    /// - Throws: ``StateFileError`` with every problem when the bytes are not JSON, or do
+    ///   not have the state's shape.
+    public static func decode(_ bytes: [UInt8], path: String) throws(StateFileError) -> CoordinatorState {
         let json: JSONValue
         do {
-            json = try JSONParser.parse([UInt8](data))
+            json = try JSONParser.parse(bytes)
         } catch {
             throw StateFileError(path: path, problems: ["not valid JSON: \(error)"])
         }
@@ -139,8 +147,12 @@ public enum StateFile {
     /// Writes `state` to `path` atomically and durably: a temporary file in the same
     /// folder, fsync, rename, fsync of the folder.
     public static func write(_ state: CoordinatorState, to path: String) throws(SocketError) {
-        let bytes = Array((((try? JSONValue.encoded(state)) ?? .null).description + "\n").utf8)
-        close(try DurableFile.replace(path, with: bytes))
+        close(try DurableFile.replace(path, with: encode(state)))
+    }
+
+    /// The bytes of a state file holding `state`: what ``write(_:to:)`` writes.
+    public static func encode(_ state: CoordinatorState) -> [UInt8] {
+        Array((((try? JSONValue.encoded(state)) ?? .null).description + "\n").utf8)
     }
 
     /// Ends what is left of the process groups `state` recorded, when it was written in
@@ -216,6 +228,9 @@ actor StateWriter {
     private var finished = false
     /// The event number of the newest snapshot written: an older one never overwrites it.
     private var written: UInt64 = 0
+    /// Failed writes in a row (0 once one succeeds), and whether a retry is scheduled.
+    private var failures = 0
+    private var retrying = false
 
     /// A state and the number of the last event its snapshot includes.
     /// What runs on the loop that the file records: the processes and the attach tokens.
@@ -274,16 +289,44 @@ actor StateWriter {
 
     /// Writes the file, then drops from the journal what the file now holds. A snapshot
     /// older than one already written is not written (two writes can overtake each other).
+    /// A write that fails (a full or failing disk) is logged, and the state as it is then
+    /// is written again after a pause that doubles with each failure in a row (0.25 s to
+    /// 8 s), until one succeeds: the file catches up once the disk recovers, whether or not
+    /// anything changes meanwhile. The file is never left half-written: each write is a new
+    /// file renamed over the old one.
     private func store(_ taken: Taken) async {
         guard taken.seq >= written else { return }
-        written = taken.seq
         let state = taken.state
         do {
             try StateFile.write(state, to: path)
         } catch {
-            Log.error("cannot write the state file: \(error)")
+            failures += 1
+            Log.error("cannot write the state file \(path) (\(failures == 1 ? "" : "\(failures) times in a row; ")the last one written stays): \(error)")
+            retry()
             return
         }
+        written = taken.seq
+        if failures > 0 {
+            Log.info("the state file \(path) is written again, after \(failures) failed write\(failures == 1 ? "" : "s")")
+            failures = 0
+        }
         if let journal, let mark = state.journal, mark.run == journal.run { await journal.compact(through: mark.seq) }
+    }
+
+    /// Writes the state again after a pause, unless a retry is scheduled already or the
+    /// last write is done (shutdown writes on its own).
+    private func retry() {
+        guard !retrying, !finished else { return }
+        retrying = true
+        let pause = Duration.milliseconds(250 << min(failures - 1, 5))
+        Task {
+            try? await Task.sleep(for: pause)
+            await self.retried()
+        }
+    }
+
+    private func retried() async {
+        retrying = false
+        await writeNow()
     }
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# A long fuzz campaign: every target, for SECONDS each, JOBS at a time (default: one per
+# core), each from its corpus (seeded as Fuzz/run.sh seeds it), whose new inputs are then
+# merged into it (libFuzzer's -merge=1 keeps the inputs that add coverage).
+#
+#   Fuzz/campaign.sh SECONDS [JOBS] [TARGET…]
+#
+# Prints, and writes to .build/fuzz/campaign.md, a table per target: executions, edges
+# covered (libFuzzer's cov), corpus size and crashes; exits non-zero when any target
+# crashed (each crashing input is under .build/fuzz/artifacts/TARGET/, and belongs in
+# Fuzz/regressions/TARGET/ with its fix). CI runs the short Fuzz/run.sh instead.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+seconds="${1:?usage: Fuzz/campaign.sh SECONDS [JOBS] [TARGET…]}"
+jobs="${2:-$(nproc)}"
+shift $(( $# >= 2 ? 2 : 1 ))
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && read -r -a targets <<< "$(cd "$root/Fuzz/targets" && ls *.swift | sed 's/\.swift$//' | tr '\n' ' ')"
+"$root/Fuzz/build.sh" "${targets[@]}"
+out="$root/.build/fuzz"
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+one() {
+    local target="$1" corpus="$out/corpus/$1" fresh="$out/campaign/$1" artifacts="$out/artifacts/$1"
+    rm -rf "$fresh" && mkdir -p "$corpus" "$fresh" "$artifacts"
+    python3 "$root/Fuzz/seeds.py" "$target" "$corpus" > /dev/null
+    set +e
+    "$out/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 "$fresh" "$corpus" > "$out/campaign-$target.log" 2>&1
+    echo $? > "$fresh.status"
+    "$out/$target" -merge=1 "$corpus" "$fresh" > "$out/campaign-$target.merge.log" 2>&1
+    set -e
+}
+export -f one
+export out seconds root
+printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'one {}'
+
+report="$out/campaign.md"
+{
+    echo "Fuzz campaign from $started: ${seconds} s per target, $jobs at a time, on $(nproc) cores."
+    echo
+    echo "| target | executions | per second | edges (cov) | corpus | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|"
+} > "$report"
+total=0
+failed=0
+for target in "${targets[@]}"; do
+    log="$out/campaign-$target.log"
+    executions=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo 0)
+    coverage=$(grep -o "cov: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*" || echo "?")
+    status=$(cat "$out/campaign/$target.status")
+    crashes=$(( status == 0 ? 0 : 1 ))
+    (( failed += crashes )) || true
+    (( total += executions )) || true
+    echo "| $target | $executions | $(( executions / seconds )) | $coverage | $(ls "$out/corpus/$target" | wc -l) | $crashes |" >> "$report"
+done
+echo >> "$report"
+echo "In all: $total executions, $failed target(s) crashed." >> "$report"
+cat "$report"
+exit $(( failed > 0 ))
