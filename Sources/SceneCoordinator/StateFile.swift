@@ -276,10 +276,21 @@ actor StateWriter {
         await store(state)
     }
 
-    /// Writes `taken` and stops writing anything later.
+    /// Writes `taken` and stops writing anything later. A failed write is tried again after
+    /// a pause that doubles from 0.1 s to 1 s, for up to 10 s: the last state is the one a
+    /// restart reads, unless the disk fails for all that time.
     func finish(with taken: Taken) async {
         finished = true
-        await store(taken)
+        let deadline = ContinuousClock.now + .seconds(10)
+        var pause = Duration.milliseconds(100)
+        while !(await store(taken)) {
+            guard ContinuousClock.now + pause < deadline else {
+                Log.error("the last state was not written to \(path); a restart reads the one written before it")
+                return
+            }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(1))
+        }
     }
 
     /// Writes `taken`; later changes still write.
@@ -294,8 +305,10 @@ actor StateWriter {
     /// 8 s), until one succeeds: the file catches up once the disk recovers, whether or not
     /// anything changes meanwhile. The file is never left half-written: each write is a new
     /// file renamed over the old one.
-    private func store(_ taken: Taken) async {
-        guard taken.seq >= written else { return }
+    /// Whether `taken` is on disk (or an as new one is) once it returns.
+    @discardableResult
+    private func store(_ taken: Taken) async -> Bool {
+        guard taken.seq >= written else { return true }
         let state = taken.state
         do {
             try StateFile.write(state, to: path)
@@ -303,14 +316,15 @@ actor StateWriter {
             failures += 1
             Log.error("cannot write the state file \(path) (\(failures == 1 ? "" : "\(failures) times in a row; ")the last one written stays): \(error)")
             retry()
-            return
+            return false
         }
         written = taken.seq
         if failures > 0 {
-            Log.info("the state file \(path) is written again, after \(failures) failed write\(failures == 1 ? "" : "s")")
+            Log.warn("the state file \(path) is written again, after \(failures) failed write\(failures == 1 ? "" : "s")")
             failures = 0
         }
         if let journal, let mark = state.journal, mark.run == journal.run { await journal.compact(through: mark.seq) }
+        return true
     }
 
     /// Writes the state again after a pause, unless a retry is scheduled already or the

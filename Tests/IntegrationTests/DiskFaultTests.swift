@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import SceneClient
+import SceneCoordinator
+import SceneCore
+import SceneJSON
+import SceneTesting
+import SceneWire
+import Testing
+
+/// A real `scenectl serve` whose system calls fail where libfiu says (`fiu-run -x`): the
+/// disk fails under it, and what it promised still holds.
+@Suite("Faults from the disk", .timeLimit(.minutes(5)))
+struct DiskFaultTests {
+    static let manifest = repositoryRoot.appendingPathComponent("Protocols/examples/demo.manifest.json").path
+
+    /// `scenectl serve` of the demo app with its state in `folder`, under `faults` (none
+    /// on yet) when given; its errors go to its output.
+    struct Served {
+        let process: ChildProcess
+        let socket: String
+        let state: String
+
+        init(in folder: TemporaryFolder, faults: FaultInjection?, durable: Bool = false) throws {
+            socket = folder.file("serve.sock")
+            state = folder.file("state.json")
+            var command = [scenectlPath(), "serve", "--manifest", DiskFaultTests.manifest, "--socket", socket, "--state", state]
+            if durable { command.append("--durable") }
+            if let faults { command = [FaultInjection.fiuRun] + faults.arguments(running: command) }
+            let quoted = command.map { "'\($0)'" }.joined(separator: " ")
+            process = try ChildProcess(["-c", "exec \(quoted) 2>&1"], executable: "/bin/sh")
+        }
+
+        func connect() async throws -> SceneConnection {
+            var connection: SceneConnection?
+            _ = await eventually {
+                connection = try? await SceneConnection.connect(path: socket, client: "disk-faults", timeout: 30)
+                return connection != nil
+            }
+            return try #require(connection, "the coordinator did not start: \(process.isRunning ? "" : process.standardOutput)")
+        }
+
+        /// The depth of `instance`'s path in the state file now; nil when it is not there.
+        func depth(of instance: String) throws -> Int? {
+            try StateFile.read(state)?.snapshot.instances.first { $0.id.description == instance }?.flow.path.count
+        }
+    }
+
+    /// Every file in `folder` is whole: no temporary file is left, and the state file and
+    /// each saved session parse.
+    func expectWhole(_ folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        #expect(!files.contains { $0.contains(".tmp-") }, "a temporary file was left: \(files)", sourceLocation: sourceLocation)
+        #expect(throws: Never.self, sourceLocation: sourceLocation) { _ = try StateFile.read(folder.file("state.json")) }
+        for session in files where session.hasPrefix("state.json.sessions/") && session.hasSuffix(".json") {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file(session))))
+            #expect((try? SavedSession.read(bytes, app: "demo", file: session).get()) != nil, "\(session) does not parse", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a state file that cannot be written is reported, stays as it was (whole, no temporary file), and catches up by itself once the disk recovers")
+    func stateFileCatchesUp() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            defer { control.close() }
+            _ = try await control.open("main")
+            #expect(await eventually { (try? served.depth(of: "main-1")) == 0 })
+
+            try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: ENOSPC)
+            _ = try await control.send(.push("report"), to: "main-1")
+            _ = try await served.process.readOutput(until: "cannot write the state file")
+            try expectWhole(folder)
+            #expect(try served.depth(of: "main-1") == 0, "the state file changed while renames failed")
+
+            // The disk recovers: the file catches up with no further request.
+            try await faults.disable("posix/io/dir/rename", in: served.process.pid)
+            #expect(await eventually { (try? served.depth(of: "main-1")) == 1 })
+            _ = try await served.process.readOutput(until: "is written again")
+            try expectWhole(folder)
+        }
+    }
+
+    @Test("a durable coordinator whose journal cannot be made durable stops with status 74; a restart has every change it acknowledged, and every file is whole")
+    func durableStops() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults, durable: true)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            defer { control.close() }
+            _ = try await control.open("main")
+            _ = try await control.send(.push("acknowledged"), to: "main-1")
+
+            for call in ["posix/io/sync/fsync", "posix/io/sync/fdatasync"] {
+                try await faults.enable(call, in: served.process.pid, errno: EIO)
+            }
+            // Not acknowledged: the journal cannot hold it.
+            #expect(await refusal { _ = try await control.send(.push("lost"), to: "main-1") } == nil)
+            #expect(await served.process.wait(timeout: .seconds(60)) == 74)
+            try expectWhole(folder)
+
+            let again = try Served(in: folder, faults: nil, durable: true)
+            defer { again.process.kill() }
+            let restarted = try await again.connect()
+            defer { restarted.close() }
+            let main = try #require(try await restarted.state().instances.first { $0.id == "main-1" })
+            #expect(main.path.first?.route == "acknowledged")
+        }
+    }
+
+    @Test("renames failing half the time: every change acknowledged before a shutdown is in the state a restart reads")
+    func randomRenames() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            _ = try await control.open("main")
+            try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: EIO, probability: 0.5)
+            for page in 1...30 {
+                _ = try await control.send(.push(.integer(page)), to: "main-1")
+            }
+            try await control.shutdownCoordinator()
+            control.close()
+            #expect(await served.process.wait(timeout: .seconds(60)) == 0)
+            try expectWhole(folder)
+            #expect(try served.depth(of: "main-1") == 30)
+        }
+    }
+
+    @Test("session.save while the disk fails answers cannot_save and leaves no file behind; once the disk recovers, the same save works")
+    func sessionSave() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            defer { control.close() }
+            _ = try await control.open("main")
+            try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: ENOSPC)
+            #expect(await refusal { try await control.saveSession("morning") } == .cannotSave)
+            #expect(try await control.sessions().isEmpty)
+            try expectWhole(folder)
+
+            try await faults.disable("posix/io/dir/rename", in: served.process.pid)
+            try await control.saveSession("morning")
+            #expect(try await control.sessions() == ["morning"])
+            try expectWhole(folder)
+        }
+    }
+}
