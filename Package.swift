@@ -100,6 +100,9 @@ let package = Package(
             name: "window-bench", dependencies: ["SceneJSON", "SceneClient", "SceneTesting", "BenchSupport"],
             path: "Benchmarks/window-bench", swiftSettings: strictSwift),
         .executableTarget(
+            name: "fairness-bench", dependencies: ["SceneJSON", "SceneClient", "SceneSocket", "BenchSupport"],
+            path: "Benchmarks/fairness-bench", swiftSettings: strictSwift),
+        .executableTarget(
             name: "behavior-bench", dependencies: ["SceneCore", "SceneFlow", "SceneJSON", "SceneCoordinator", "BenchSupport"],
             path: "Benchmarks/behavior-bench", swiftSettings: strictSwift),
         .executableTarget(

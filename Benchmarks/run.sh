@@ -49,7 +49,7 @@ swift build -c release
 bin="$(swift build -c release --show-bin-path)"
 appendix="$(mktemp -d)"
 trap 'rm -rf "$appendix"' EXIT
-for bench in flow-bench link-bench registry-bench scene-bench attach-bench window-bench behavior-bench; do
+for bench in flow-bench link-bench registry-bench scene-bench attach-bench window-bench fairness-bench behavior-bench; do
     echo "== $bench"
     "$bin/$bench" | tee "$appendix/$bench.txt"
 done

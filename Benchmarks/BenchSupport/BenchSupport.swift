@@ -1,5 +1,5 @@
 // Helpers shared by the benchmark executables.
-import Foundation
+public import Foundation
 import SceneSocket
 
 /// A deterministic generator (SplitMix64), so every run measures the same inputs.
@@ -104,4 +104,56 @@ public func runProgram(_ executable: String, _ arguments: [String], environment:
 public struct BenchError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// The release `scenectl serve` beside this benchmark's executable, serving `manifest` on
+/// a socket in a temporary folder of its own, in a process of its own; stopped (SIGTERM,
+/// then reaped) by ``stop()``, and its folder removed.
+public final class ServedCoordinator: @unchecked Sendable {
+    // Unchecked: every member is set once, in `init`.
+    /// The executables beside this one (`scenectl`, the example scenes).
+    public static let folder = URL(
+        fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    ).deletingLastPathComponent()
+    /// The socket it serves on.
+    public let socket: String
+    /// Its temporary folder.
+    public let temporary: URL
+    private let process: Process
+
+    /// Starts it; answers once its socket exists. `arguments` are added to `serve`'s.
+    public init(name: String, manifest: String, arguments: [String] = []) throws {
+        let scenectl = Self.folder.appendingPathComponent("scenectl").path
+        guard FileManager.default.isExecutableFile(atPath: scenectl) else {
+            throw BenchError("\(scenectl) is missing; run `swift build -c release` first")
+        }
+        temporary = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let manifestFile = temporary.appendingPathComponent("manifest.json").path
+        try manifest.write(toFile: manifestFile, atomically: true, encoding: .utf8)
+        socket = temporary.appendingPathComponent("serve.sock").path
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: scenectl)
+        process.arguments = ["serve", "--manifest", manifestFile, "--socket", socket] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning, Date() < deadline else { throw BenchError("scenectl serve did not start") }
+            usleep(5_000)
+        }
+    }
+
+    /// Its pid.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Stops it and removes its folder.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: temporary)
+    }
 }

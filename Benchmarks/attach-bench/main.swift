@@ -14,11 +14,9 @@ import SceneClient
 import SceneJSON
 import SceneTesting
 
-let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-let sceneExecutable = here.deletingLastPathComponent().appendingPathComponent("swift-scene").path
-let scenectl = here.deletingLastPathComponent().appendingPathComponent("scenectl").path
-for executable in [sceneExecutable, scenectl] where !FileManager.default.isExecutableFile(atPath: executable) {
-    FileHandle.standardError.write(Data("attach-bench: \(executable) is missing; run `swift build -c release` first\n".utf8))
+let sceneExecutable = ServedCoordinator.folder.appendingPathComponent("swift-scene").path
+guard FileManager.default.isExecutableFile(atPath: sceneExecutable) else {
+    FileHandle.standardError.write(Data("attach-bench: \(sceneExecutable) is missing; run `swift build -c release` first\n".utf8))
     exit(2)
 }
 let attaches = Int(option("--attaches", default: 200))
@@ -26,10 +24,6 @@ let rounds = max(1, Int(option("--rounds", default: 3)))
 let duration = option("--seconds", default: 3)
 let callers = 16
 
-let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("attach-bench-\(getpid())")
-try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-defer { try? FileManager.default.removeItem(at: folder) }
-let manifestFile = folder.appendingPathComponent("bench.json").path
 let manifest: JSONValue = [
     "app": "bench",
     "scenes": [
@@ -38,18 +32,10 @@ let manifest: JSONValue = [
         ["id": "far", "kind": "window", "instances": "single", "attach": [:]],
     ],
 ]
-try manifest.description.write(toFile: manifestFile, atomically: true, encoding: .utf8)
-let socket = folder.appendingPathComponent("bench.sock").path
-let coordinator = Process()
-coordinator.executableURL = URL(fileURLWithPath: scenectl)
-coordinator.arguments = ["serve", "--manifest", manifestFile, "--socket", socket]
-coordinator.standardOutput = FileHandle.nullDevice
-coordinator.standardError = FileHandle.nullDevice
-try coordinator.run()
-defer {
-    coordinator.terminate()
-    coordinator.waitUntilExit()
-}
+let coordinator = try ServedCoordinator(name: "attach-bench", manifest: manifest.description)
+defer { coordinator.stop() }
+let socket = coordinator.socket
+let folder = coordinator.temporary
 var connected: SceneConnection?
 for _ in 0..<500 where connected == nil {
     connected = try? await SceneConnection.connect(path: socket, client: "attach-bench", timeout: 30)

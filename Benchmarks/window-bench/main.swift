@@ -14,15 +14,13 @@ import SceneClient
 import SceneJSON
 import SceneTesting
 
-let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-let scenectl = here.deletingLastPathComponent().appendingPathComponent("scenectl").path
 /// The checkout: the first folder up from this executable that holds Package.swift.
-let root = sequence(first: here.deletingLastPathComponent()) { folder in
+let root = sequence(first: ServedCoordinator.folder) { folder in
     folder.path == "/" ? nil : folder.deletingLastPathComponent()
-}.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Package.swift").path) } ?? here
+}.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Package.swift").path) } ?? ServedCoordinator.folder
 let gtkScene = root.appendingPathComponent("Examples/gtk-scene/scene.py").path
 let pythonScene = root.appendingPathComponent("Examples/python-scene/scene.py").path
-for file in [scenectl, gtkScene, pythonScene] where !FileManager.default.fileExists(atPath: file) {
+for file in [gtkScene, pythonScene] where !FileManager.default.fileExists(atPath: file) {
     FileHandle.standardError.write(Data("window-bench: \(file) is missing; run `swift build -c release` in the checkout first\n".utf8))
     exit(2)
 }
@@ -44,19 +42,9 @@ let manifest: JSONValue = [
         ["id": "headless", "kind": "window", "launch": ["command": [.string(VirtualDisplay.python), .string(pythonScene), "--quiet"], "timeout": 60]],
     ],
 ]
-let manifestFile = folder.appendingPathComponent("bench.json").path
-try manifest.description.write(toFile: manifestFile, atomically: true, encoding: .utf8)
-let socket = folder.appendingPathComponent("bench.sock").path
-let coordinator = Process()
-coordinator.executableURL = URL(fileURLWithPath: scenectl)
-coordinator.arguments = ["serve", "--manifest", manifestFile, "--socket", socket]
-coordinator.standardOutput = FileHandle.nullDevice
-coordinator.standardError = FileHandle.nullDevice
-try coordinator.run()
-defer {
-    coordinator.terminate()
-    coordinator.waitUntilExit()
-}
+let coordinator = try ServedCoordinator(name: "window-bench", manifest: manifest.description)
+defer { coordinator.stop() }
+let socket = coordinator.socket
 var connected: SceneConnection?
 for _ in 0..<500 where connected == nil {
     connected = try? await SceneConnection.connect(path: socket, client: "window-bench", timeout: 60)
