@@ -33,10 +33,12 @@ public struct FaultInjection: Sendable {
         return FaultInjection(control: "\(folder)/fiu")
     }
 
-    /// The arguments of `fiu-run` that start `command` with the POSIX failure points, none
-    /// of them on yet: run ``fiuRun`` with them.
-    public func arguments(running command: [String]) -> [String] {
-        ["-x", "-f", control] + command
+    /// The arguments of `fiu-run` that start `command` with the POSIX failure points, those
+    /// of `failing` on from its first instruction (every call failing with `errno`, or
+    /// libfiu's choice when nil), the others off: run ``fiuRun`` with them.
+    public func arguments(running command: [String], failing: [String] = [], errno: Int32? = nil) -> [String] {
+        let enabled = failing.flatMap { point in ["-c", "enable name=\(point)" + (errno.map { ",failinfo=\($0)" } ?? "")] }
+        return ["-x", "-f", control] + enabled + command
     }
 
     /// Turns failure point `point` on in process `pid` (started with ``arguments(running:)``):

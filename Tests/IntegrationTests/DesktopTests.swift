@@ -147,6 +147,30 @@ struct DesktopTests {
         }
     }
 
+    @Test("desktop install while renames fail (ENOSPC): refused with why, every file it touched left whole and as it was, no temporary file; the same install then works")
+    func installWhileDiskFails() async throws {
+        try await withTemporaryFolder { folder in
+            let home = try DesktopHome(folder)
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let before = try String(contentsOfFile: home.mimeapps, encoding: .utf8)
+            let command = [scenectlPath(), "desktop", "install", "--manifest", home.manifest, "--socket", home.socket]
+            let failing = try ChildProcess(
+                faults.arguments(running: command, failing: ["posix/io/dir/rename"], errno: ENOSPC), environment: home.environment,
+                executable: FaultInjection.fiuRun)
+            defer { failing.kill() }
+            #expect(await failing.wait() == 1)
+            #expect(failing.standardError.contains("cannot install"), "\(failing.standardError)")
+            #expect(try String(contentsOfFile: home.mimeapps, encoding: .utf8) == before)
+            let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+            #expect(files.allSatisfy { !$0.contains(".tmp") && !$0.contains("nosync") }, "a temporary file was left: \(files)")
+            #expect(try await scenectl(["desktop", "status"], environment: home.environment).out == "nothing registered\n")
+
+            let install = try await scenectl(Array(command.dropFirst()), environment: home.environment)
+            #expect(install.code == 0, "\(install.err)")
+            #expect(try await scenectl(["desktop", "status"], environment: home.environment).out.contains("myapp: links → \(home.socket)"))
+        }
+    }
+
     @Test("the entry's Exec line, run as a desktop runs it, starts a coordinator when none answers and opens the link; two at once start one")
     func execStartsAndOpens() async throws {
         try await withTemporaryFolder { folder in

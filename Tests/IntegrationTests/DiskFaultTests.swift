@@ -111,6 +111,38 @@ struct DiskFaultTests {
         }
     }
 
+    @Test(
+        "a durable run whose state writes and journal compactions fail at random (renames, half the time), or whose writes do (1 in 50): whether it goes on or stops at 74, a restart after a SIGKILL has every change it acknowledged",
+        arguments: [("posix/io/dir/rename", 0.5), ("posix/io/rw/write", 0.02)])
+    func durableRandomFaults(point: String, probability: Double) async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults, durable: true)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            _ = try await control.open("main")
+            try await faults.enable(point, in: served.process.pid, errno: EIO, probability: probability)
+            // Pushes for 600 ms: state writes (every 100 ms of changes) and the compactions
+            // after them take turns with the journal's appends meanwhile.
+            var acknowledged = 0
+            let end = ContinuousClock.now + .milliseconds(600)
+            while ContinuousClock.now < end, (try? await control.send(.push(.integer(acknowledged + 1)), to: "main-1")) != nil {
+                acknowledged += 1
+            }
+            control.close()
+            served.process.kill()
+            try expectWhole(folder)
+
+            let again = try Served(in: folder, faults: nil, durable: true)
+            defer { again.process.kill() }
+            let restarted = try await again.connect()
+            defer { restarted.close() }
+            let depth = try #require(try await restarted.state().instances.first { $0.id == "main-1" }).path.count
+            // Every acknowledged push is there; at most the one in flight may be too.
+            #expect(depth >= acknowledged && depth <= acknowledged + 1, "\(acknowledged) pushes acknowledged, \(depth) restored")
+        }
+    }
+
     @Test("renames failing half the time: every change acknowledged before a shutdown is in the state a restart reads")
     func randomRenames() async throws {
         try await withTemporaryFolder { folder in
