@@ -140,7 +140,10 @@ public final class ServedCoordinator: @unchecked Sendable {
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning, Date() < deadline else { throw BenchError("scenectl serve did not start") }
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw BenchError("scenectl serve did not start")
+            }
             usleep(5_000)
         }
     }

@@ -73,28 +73,35 @@ final class RawPeer: @unchecked Sendable {
         return bytes
     }
 
-    func close() {
-        shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
-    }
+    func close() { Glibc.close(fd) }
 }
 
 /// A load's threads: each runs its body until the load stops or the body returns false,
-/// and counts its turns.
+/// and counts its turns; ``finish()`` waits for them to end.
 final class Load: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let turns = Atomic<Int>(0)
+    private let threads = DispatchGroup()
 
     /// Runs `body` on a thread of its own.
     func loop(_ body: @escaping @Sendable () -> Bool) {
+        threads.enter()
         Thread.detachNewThread {
             while !self.stopped.load(ordering: .relaxed), body() {
                 self.turns.add(1, ordering: .relaxed)
             }
+            self.threads.leave()
         }
     }
 
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    /// Stops the threads, with `peer`'s connection shut down so none stays blocked on it,
+    /// and waits for them: closing the descriptor after, the caller knows no thread uses it.
+    func finish(_ peer: RawPeer) {
+        stopped.store(true, ordering: .relaxed)
+        shutdown(peer.fd, Int32(SHUT_RDWR))
+        threads.wait()
+    }
+
     var count: Int { turns.load(ordering: .relaxed) }
 }
 
@@ -130,8 +137,8 @@ do {
     writer.loop { peer.send(#"{"jsonrpc":"2.0","id":1,"method":"scene.emit","params":{"signal":"tick","payload":{}}}"#) }
     reader.loop { peer.read() != nil }
     cases.append(Case(name: "a scene emitting signals flat out", waits: try await pings()))
-    writer.stop()
-    reader.stop()
+    writer.finish(peer)
+    reader.finish(peer)
     peer.close()
     print("  (the scene sent \(writer.count) scene.emit, read \(reader.count) answers)")
 }
@@ -143,7 +150,7 @@ do {
     let writer = Load()
     writer.loop { peer.send(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#) }
     cases.append(Case(name: "a client pipelining pings, never reading", waits: try await pings()))
-    writer.stop()
+    writer.finish(peer)
     peer.close()
     print("  (the pipelining client sent \(writer.count) pings before its connection was full or closed)")
 }

@@ -10,7 +10,8 @@ import SceneWire
 public func fuzzSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch SavedSession.read(bytes(data, size), app: "demo", file: "fuzz.json") {
     case .success(let saved):
-        let again = SavedSession.read(saved.bytes, app: "demo", file: "fuzz.json")
+        guard let written = try? saved.bytes() else { preconditionFailure("a session read cannot be written back") }
+        let again = SavedSession.read(written, app: "demo", file: "fuzz.json")
         precondition((try? again.get()) == saved, "a session was not read back as it was written: \(again)")
         restores(saved.snapshot)
     case .failure(let error):

@@ -174,6 +174,8 @@ public final class Coordinator<R: Route>: Sendable {
     /// - Called on the loop thread itself (a task that prefers it), it returns once the
     ///   stop is asked for: the loop cannot end while it waits.
     public func stop() async {
+        // A write retried after a failure would record no process: the loop is gone.
+        await writer?.stop()
         loop.execute { [server] in server.value.close() }
         await loop.shutdownGracefully()
     }

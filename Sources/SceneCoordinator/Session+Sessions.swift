@@ -18,7 +18,7 @@ package struct SavedSession: Codable, Hashable, Sendable {
     }
 
     /// The bytes of a session file holding this session.
-    package var bytes: [UInt8] { Array(((try? JSONValue.encoded(self)) ?? .null).description.utf8) }
+    package func bytes() throws -> [UInt8] { Array(try JSONValue.encoded(self).description.utf8) }
 
     /// The session a session file's bytes hold, for a registry of app `app`; `file` names
     /// it in the error. `invalid_session` for what is not JSON of a session's shape, or a
@@ -118,7 +118,7 @@ extension Session {
             let frame: [UInt8]
             do {
                 try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                close(try DurableFile.replace(file, with: saved.bytes))
+                close(try DurableFile.replace(file, with: try saved.bytes()))
                 frame = WireCodec.framedResponse(id: id, result: JSONValue.object([:]))
             } catch {
                 frame = WireCodec.framedResponse(id: id, error: .domain(

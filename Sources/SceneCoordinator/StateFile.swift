@@ -203,6 +203,27 @@ extension StateFile {
             throw StateFileError(path: path, problems: ["another coordinator is using this state file"])
         }
         // Deliberately kept open: the lock lasts as long as this process.
+        removeLeftovers(of: path)
+    }
+
+    /// Removes the temporary files a coordinator killed in the middle of a write left
+    /// beside the state file, its journal and its sessions (`NAME.tmp-PID-N`): whoever holds
+    /// the lock is the only writer of these files.
+    static func removeLeftovers(of path: String) {
+        let manager = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        var removed = 0
+        for entry in (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+        where entry.hasPrefix("\(name).tmp-") || entry.hasPrefix("\(name).journal.tmp-") {
+            if (try? manager.removeItem(atPath: "\(folder)/\(entry)")) != nil { removed += 1 }
+        }
+        let sessions = "\(path).sessions"
+        for entry in (try? manager.contentsOfDirectory(atPath: sessions)) ?? [] where entry.contains(".json.tmp-") {
+            if (try? manager.removeItem(atPath: "\(sessions)/\(entry)")) != nil { removed += 1 }
+        }
+        if removed > 0 { Log.info("removed \(removed) temporary file\(removed == 1 ? "" : "s") a stopped write left beside \(path)") }
     }
 
     /// Replaces the state at `path` with `state`, marked as including every line of its
@@ -293,6 +314,11 @@ actor StateWriter {
         }
     }
 
+    /// Writes nothing more, and drops a retry scheduled: the coordinator stops.
+    func stop() {
+        finished = true
+    }
+
     /// Writes `taken`; later changes still write.
     func write(_ taken: Taken) async {
         await store(taken)
@@ -341,6 +367,7 @@ actor StateWriter {
 
     private func retried() async {
         retrying = false
+        guard !finished else { return }
         await writeNow()
     }
 }

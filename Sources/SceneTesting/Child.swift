@@ -45,15 +45,25 @@ final class Child: Sendable {
     deinit { kill() }
 
     /// Whether it still runs (reaps it once it ended).
-    var isRunning: Bool { reap(blocking: false) == nil }
+    var isRunning: Bool { reap() == nil }
 
-    /// Waits for it to end, blocking this thread; its exit status.
-    func wait() -> Int32 { reap(blocking: true) ?? -1 }
+    /// Waits for it to end, blocking this thread (not holding the lock, so a ``kill()`` from
+    /// elsewhere still gets through); its exit status.
+    func wait() -> Int32 {
+        if let status = reap() { return status }
+        var raw: Int32 = 0
+        var reaped: Int32
+        repeat { reaped = waitpid(pid, &raw, 0) } while reaped < 0 && errno == EINTR
+        return status.withLock { status in
+            if status == nil, reaped == pid { status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f) }
+            return status ?? -1
+        }
+    }
 
     /// Waits for it to end without blocking a thread (it is polled); its exit status.
     func finished(poll: Duration = .milliseconds(20)) async -> Int32 {
         while true {
-            if let status = reap(blocking: false) { return status }
+            if let status = reap() { return status }
             try? await Task.sleep(for: poll)
         }
     }
@@ -65,12 +75,13 @@ final class Child: Sendable {
         _ = wait()
     }
 
-    private func reap(blocking: Bool) -> Int32? {
+    /// Its status once it has ended (reaped now if it just did); nil while it runs.
+    private func reap() -> Int32? {
         status.withLock { status in
             if let status { return status }
             var raw: Int32 = 0
             var reaped: Int32
-            repeat { reaped = waitpid(pid, &raw, blocking ? 0 : WNOHANG) } while reaped < 0 && errno == EINTR
+            repeat { reaped = waitpid(pid, &raw, WNOHANG) } while reaped < 0 && errno == EINTR
             guard reaped == pid else { return nil }
             status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
             return status
@@ -86,13 +97,15 @@ enum SystemPackages {
 
     /// Installs `packages` unless `present` says what they provide is there already (asked
     /// again once the installs before this one are done).
-    static func ensure(_ packages: [String], present: @escaping @Sendable () -> Bool) async throws(ToolFailure) {
-        guard !present() else { return }
+    static func ensure(_ packages: [String], present: @escaping @Sendable () async -> Bool) async throws(ToolFailure) {
+        guard !(await present()) else { return }
         do {
             try await queue.run {
-                guard !present() else { return }
+                guard !(await present()) else { return }
                 try await install(packages)
-                guard present() else { throw ToolFailure(description: "\(packages.joined(separator: ", ")) installed, but what they provide is still missing") }
+                guard await present() else {
+                    throw ToolFailure(description: "\(packages.joined(separator: ", ")) installed, but what they provide is still missing")
+                }
             }
         } catch let failure as ToolFailure {
             throw failure
@@ -115,7 +128,8 @@ enum SystemPackages {
         defer { try? FileManager.default.removeItem(atPath: log) }
         // Another process's apt-get holds the lock for a while: wait for it rather than fail.
         let command = ["/usr/bin/apt-get", "-o", "DPkg::Lock::Timeout=600"] + arguments
-        let (executable, rest) = getuid() == 0 ? (command[0], Array(command.dropFirst())) : ("/usr/bin/sudo", command)
+        // Not root: sudo, which must not ask for a password (-n): a test cannot type one.
+        let (executable, rest) = getuid() == 0 ? (command[0], Array(command.dropFirst())) : ("/usr/bin/sudo", ["-n"] + command)
         let child = try Child(executable, rest, log: log)
         let status = await child.finished(poll: .milliseconds(100))
         guard status == 0 else {

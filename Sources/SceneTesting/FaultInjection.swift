@@ -41,7 +41,8 @@ public struct FaultInjection: Sendable {
         return ["-x", "-f", control] + enabled + command
     }
 
-    /// Turns failure point `point` on in process `pid` (started with ``arguments(running:)``):
+    /// Turns failure point `point` on in process `pid` (started with
+    /// ``arguments(running:failing:errno:)``):
     /// every call fails, or one in `1 / probability`, with `errno` (libfiu's choice among
     /// the call's documented ones when nil).
     public func enable(_ point: String, in pid: Int32, errno: Int32? = nil, probability: Double? = nil) async throws(Failure) {

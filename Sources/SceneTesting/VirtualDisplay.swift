@@ -145,19 +145,27 @@ public final class VirtualDisplay: Sendable {
         _ = try await read(["arrange"])
     }
 
-    /// Writes the whole screen to `path` as a PNG.
+    /// Writes the screen to `path` as a PNG, once it is still (two captures alike): the
+    /// part the shown windows cover, with a 16-pixel margin (the whole screen when none is
+    /// shown).
     public func screenshot(to path: String) async throws(Failure) {
         _ = try await read(["screenshot", path])
     }
 
     /// The server's map and unmap notifications of top-level windows, as they happen: a
     /// stream that begins once the server reports them, and ends at ``WindowEvents/stop()``.
-    public func events() async throws(Failure) -> WindowEvents {
+    public func events(timeout: Duration = .seconds(30)) async throws(Failure) -> WindowEvents {
         let events = try WindowEvents(python: Self.python, reader: reader, display: display)
+        // A reader that never says it is ready is stopped, which ends its stream.
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            events.stop()
+        }
+        defer { watchdog.cancel() }
         var lines = events.stream.makeAsyncIterator()
         guard let first = await lines.next(), first.event == "ready" else {
             events.stop()
-            throw Failure(description: "the window reader did not start watching")
+            throw Failure(description: "the window reader did not start watching within \(timeout)")
         }
         return events
     }
@@ -190,7 +198,8 @@ public final class VirtualDisplay: Sendable {
     /// Installs Xvfb, PyGObject and GTK 4 when one is missing.
     private static func install() async throws(Failure) {
         try await SystemPackages.ensure(["xvfb", "libxtst6", "python3-gi", "gir1.2-gtk-4.0"]) {
-            FileManager.default.isExecutableFile(atPath: xvfb) && hasXTest() && hasGTK4()
+            guard FileManager.default.isExecutableFile(atPath: xvfb), hasXTest() else { return false }
+            return await hasGTK4()
         }
     }
 
@@ -202,10 +211,11 @@ public final class VirtualDisplay: Sendable {
     }
 
     /// Whether ``python`` can load GTK 4 (without opening a display).
-    private static func hasGTK4() -> Bool {
+    private static func hasGTK4() async -> Bool {
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         let check = "import gi; gi.require_version('Gtk', '4.0'); gi.require_version('Gdk', '4.0')"
-        return (try? Child(python, ["-c", check], log: "/dev/null").wait()) == 0
+        guard let child = try? Child(python, ["-c", check], log: "/dev/null") else { return false }
+        return await child.finished() == 0
     }
 }
 
@@ -218,7 +228,7 @@ public final class WindowEvents: Sendable {
         public let event: String
         /// The window's X id.
         public let id: UInt64?
-        /// Its title when it was mapped or unmapped.
+        /// Its title when it was mapped (an unmap reports the same).
         public let name: String?
     }
 

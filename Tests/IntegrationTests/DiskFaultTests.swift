@@ -46,11 +46,14 @@ struct DiskFaultTests {
         }
     }
 
-    /// Every file in `folder` is whole: no temporary file is left, and the state file and
-    /// each saved session parse.
-    func expectWhole(_ folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Every file in `folder` is whole: the state file and each saved session parse; and,
+    /// once no coordinator runs on it (`stopped`), no temporary file is left (one that runs
+    /// may be in the middle of a write).
+    func expectWhole(_ folder: TemporaryFolder, stopped: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
-        #expect(!files.contains { $0.contains(".tmp-") }, "a temporary file was left: \(files)", sourceLocation: sourceLocation)
+        if stopped {
+            #expect(!files.contains { $0.contains(".tmp-") }, "a temporary file was left: \(files)", sourceLocation: sourceLocation)
+        }
         #expect(throws: Never.self, sourceLocation: sourceLocation) { _ = try StateFile.read(folder.file("state.json")) }
         for session in files where session.hasPrefix("state.json.sessions/") && session.hasSuffix(".json") {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file(session))))
@@ -72,13 +75,15 @@ struct DiskFaultTests {
             try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: ENOSPC)
             _ = try await control.send(.push("report"), to: "main-1")
             _ = try await served.process.readOutput(until: "cannot write the state file")
-            try expectWhole(folder)
+            try expectWhole(folder, stopped: false)
             #expect(try served.depth(of: "main-1") == 0, "the state file changed while renames failed")
 
             // The disk recovers: the file catches up with no further request.
             try await faults.disable("posix/io/dir/rename", in: served.process.pid)
             #expect(await eventually { (try? served.depth(of: "main-1")) == 1 })
             _ = try await served.process.readOutput(until: "is written again")
+            try await control.shutdownCoordinator()
+            #expect(await served.process.wait(timeout: .seconds(60)) == 0)
             try expectWhole(folder)
         }
     }
@@ -100,47 +105,78 @@ struct DiskFaultTests {
             // Not acknowledged: the journal cannot hold it.
             #expect(await refusal { _ = try await control.send(.push("lost"), to: "main-1") } == nil)
             #expect(await served.process.wait(timeout: .seconds(60)) == 74)
-            try expectWhole(folder)
+            try expectWhole(folder, stopped: false)
 
             let again = try Served(in: folder, faults: nil, durable: true)
             defer { again.process.kill() }
             let restarted = try await again.connect()
-            defer { restarted.close() }
             let main = try #require(try await restarted.state().instances.first { $0.id == "main-1" })
             #expect(main.path.first?.route == "acknowledged")
+            try await restarted.shutdownCoordinator()
+            restarted.close()
+            #expect(await again.process.wait(timeout: .seconds(60)) == 0)
+            try expectWhole(folder)
         }
     }
 
-    @Test(
-        "a durable run whose state writes and journal compactions fail at random (renames, half the time), or whose writes do (1 in 50): whether it goes on or stops at 74, a restart after a SIGKILL has every change it acknowledged",
-        arguments: [("posix/io/dir/rename", 0.5), ("posix/io/rw/write", 0.02)])
-    func durableRandomFaults(point: String, probability: Double) async throws {
+    @Test("a durable run whose state writes and journal compactions fail at random (renames, half the time): it goes on, and a restart after a SIGKILL has every change it acknowledged")
+    func durableRandomRenames() async throws {
         try await withTemporaryFolder { folder in
             let faults = try await FaultInjection.prepare(in: folder.path)
             let served = try Served(in: folder, faults: faults, durable: true)
             defer { served.process.kill() }
             let control = try await served.connect()
             _ = try await control.open("main")
-            try await faults.enable(point, in: served.process.pid, errno: EIO, probability: probability)
+            try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: EIO, probability: 0.5)
             // Pushes for 600 ms: state writes (every 100 ms of changes) and the compactions
             // after them take turns with the journal's appends meanwhile.
             var acknowledged = 0
             let end = ContinuousClock.now + .milliseconds(600)
+            while ContinuousClock.now < end {
+                _ = try await control.send(.push(.integer(acknowledged + 1)), to: "main-1")
+                acknowledged += 1
+            }
+            #expect(served.process.isRunning)
+            control.close()
+            served.process.kill()
+            try await expectRestored(folder, acknowledged: acknowledged)
+        }
+    }
+
+    @Test("a durable run whose writes fail at random (1 in 50; journal appends among them): it stops with status 74 at the first append that fails, and a restart has every change it acknowledged")
+    func durableRandomWrites() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults, durable: true)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            defer { control.close() }
+            _ = try await control.open("main")
+            try await faults.enable("posix/io/rw/write", in: served.process.pid, errno: EIO, probability: 0.02)
+            // Pushes until one is not acknowledged (the coordinator stopped), at most 30 s.
+            var acknowledged = 0
+            let end = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < end, (try? await control.send(.push(.integer(acknowledged + 1)), to: "main-1")) != nil {
                 acknowledged += 1
             }
-            control.close()
-            served.process.kill()
-            try expectWhole(folder)
-
-            let again = try Served(in: folder, faults: nil, durable: true)
-            defer { again.process.kill() }
-            let restarted = try await again.connect()
-            defer { restarted.close() }
-            let depth = try #require(try await restarted.state().instances.first { $0.id == "main-1" }).path.count
-            // Every acknowledged push is there; at most the one in flight may be too.
-            #expect(depth >= acknowledged && depth <= acknowledged + 1, "\(acknowledged) pushes acknowledged, \(depth) restored")
+            #expect(await served.process.wait(timeout: .seconds(60)) == 74)
+            try await expectRestored(folder, acknowledged: acknowledged)
         }
+    }
+
+    /// Starts the coordinator again on `folder`'s state (no fault): main-1 has every one of
+    /// the `acknowledged` pushes, at most the one in flight besides, and every file is whole.
+    func expectRestored(_ folder: TemporaryFolder, acknowledged: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let again = try Served(in: folder, faults: nil, durable: true)
+        defer { again.process.kill() }
+        let restarted = try await again.connect()
+        let depth = try #require(try await restarted.state().instances.first { $0.id == "main-1" }, sourceLocation: sourceLocation).path.count
+        #expect(depth >= acknowledged && depth <= acknowledged + 1, "\(acknowledged) pushes acknowledged, \(depth) restored", sourceLocation: sourceLocation)
+        // Stopped first: a write of its own under way would have its temporary file.
+        try await restarted.shutdownCoordinator()
+        restarted.close()
+        #expect(await again.process.wait(timeout: .seconds(60)) == 0, sourceLocation: sourceLocation)
+        try expectWhole(folder, sourceLocation: sourceLocation)
     }
 
     @Test("renames failing half the time: every change acknowledged before a shutdown is in the state a restart reads")
@@ -175,11 +211,13 @@ struct DiskFaultTests {
             try await faults.enable("posix/io/dir/rename", in: served.process.pid, errno: ENOSPC)
             #expect(await refusal { try await control.saveSession("morning") } == .cannotSave)
             #expect(try await control.sessions().isEmpty)
-            try expectWhole(folder)
+            try expectWhole(folder, stopped: false)
 
             try await faults.disable("posix/io/dir/rename", in: served.process.pid)
             try await control.saveSession("morning")
             #expect(try await control.sessions() == ["morning"])
+            try await control.shutdownCoordinator()
+            #expect(await served.process.wait(timeout: .seconds(60)) == 0)
             try expectWhole(folder)
         }
     }

@@ -61,7 +61,9 @@ struct ResourceLimitTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let used = try cpuSeconds(serve.pid) - before
-            #expect(used < 1.0, "the coordinator used \(used) s of CPU in 2 s at its limit: it spins")
+            // Twenty pings and twenty peers turned away cost it a few milliseconds; a spin on
+            // accept takes what a core it shares gives it.
+            #expect(used < 0.3, "the coordinator used \(used) s of CPU in 2 s at its limit: it spins")
 
             // A spawn that finds no descriptor fails launch_failed, answered.
             #expect(await refusal { _ = try await control.open("proc") } == .launchFailed)

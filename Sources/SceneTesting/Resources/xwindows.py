@@ -18,8 +18,8 @@
                                   cover, with a margin (all of it when none is mapped)
     xwindows.py watch             one JSON line per top-level window mapped or unmapped,
                                   as the server reports it: {"event": "map"|"unmap", "id",
-                                  "name"}, flushed at once, after {"event": "ready"}; runs
-                                  until it is killed
+                                  "name"} (the title when it was mapped), flushed at once,
+                                  after {"event": "ready"}; runs until it is killed
 
 The display is $DISPLAY. Exit status 1 with a message when it cannot be opened.
 """
@@ -111,6 +111,7 @@ def load():
     x.XGetImage.restype = ctypes.POINTER(XImage)
     x.XGetImage.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint,
                             ctypes.c_ulong, ctypes.c_int]
+    x.XDestroyImage.argtypes = [ctypes.POINTER(XImage)]
     x.XCloseDisplay.argtypes = [ctypes.c_void_p]
     # The server's errors (a window gone between two requests) are not this tool's: ignore them.
     handler = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda _display, _error: 0)
@@ -258,10 +259,15 @@ class Server:
         previous, deadline = None, time.monotonic() + 5
         while True:
             self.x.XSync(self.display, 0)
-            image = self.x.XGetImage(self.display, self.root, 0, 0, width, height, ALL_PLANES, Z_PIXMAP).contents
-            if image.bits_per_pixel != 32:
-                raise SystemExit(f"xwindows: a {image.bits_per_pixel}-bit screen is not supported (24-bit colour is)")
-            raw = ctypes.string_at(image.data, image.bytes_per_line * height)
+            pointer = self.x.XGetImage(self.display, self.root, 0, 0, width, height, ALL_PLANES, Z_PIXMAP)
+            if not pointer:
+                raise SystemExit("xwindows: the server gave no image of the screen")
+            image = pointer.contents
+            bits, stride = image.bits_per_pixel, image.bytes_per_line
+            raw = ctypes.string_at(image.data, stride * height)
+            self.x.XDestroyImage(pointer)
+            if bits != 32:
+                raise SystemExit(f"xwindows: a {bits}-bit screen is not supported (24-bit colour is)")
             if raw == previous or time.monotonic() > deadline:
                 break
             previous = raw
@@ -289,13 +295,19 @@ class Server:
         print(json.dumps({"event": "ready"}), flush=True)
         connection = self.x.XConnectionNumber(self.display)
         event = XEvent()
+        # A window's title when it was mapped: an unmap reports that one (by then the
+        # window may have another, or be gone).
+        names = {}
         while True:
             while self.x.XPending(self.display):
                 self.x.XNextEvent(self.display, ctypes.byref(event))
-                if event.type in (MAP_NOTIFY, UNMAP_NOTIFY):
+                if event.type == MAP_NOTIFY:
                     window = event.xmap.window
-                    kind = "map" if event.type == MAP_NOTIFY else "unmap"
-                    print(json.dumps({"event": kind, "id": window, "name": self.name(window)}), flush=True)
+                    names[window] = self.name(window)
+                    print(json.dumps({"event": "map", "id": window, "name": names[window]}), flush=True)
+                elif event.type == UNMAP_NOTIFY:
+                    window = event.xmap.window
+                    print(json.dumps({"event": "unmap", "id": window, "name": names.pop(window, None)}), flush=True)
             select.select([connection], [], [])
 
 
