@@ -6,7 +6,7 @@
 #   4. the test suites under ThreadSanitizer, then AddressSanitizer;
 #   5. the documentation: every module's DocC catalog builds with no warnings, and every
 #      public symbol has a doc comment (Tests/docs.sh; the site is left in .build/docs).
-# About 13 minutes (773 s measured) from a clean checkout on the 2-core development machine; RELIABILITY.md
+# About 18 minutes (1072 s measured) from a clean checkout on the 2-core development machine; RELIABILITY.md
 # has the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
