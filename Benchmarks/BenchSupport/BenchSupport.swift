@@ -1,5 +1,6 @@
 // Helpers shared by the benchmark executables.
 public import Foundation
+import Glibc
 import SceneSocket
 
 /// A deterministic generator (SplitMix64), so every run measures the same inputs.
@@ -121,7 +122,8 @@ public final class ServedCoordinator: @unchecked Sendable {
     public let temporary: URL
     private let process: Process
 
-    /// Starts it; answers once its socket exists. `arguments` are added to `serve`'s.
+    /// Starts it; answers once its socket accepts connections. `arguments` are added to
+    /// `serve`'s.
     public init(name: String, manifest: String, arguments: [String] = []) throws {
         let scenectl = Self.folder.appendingPathComponent("scenectl").path
         guard FileManager.default.isExecutableFile(atPath: scenectl) else {
@@ -139,7 +141,7 @@ public final class ServedCoordinator: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: socket) {
+        while !Self.accepts(socket) {
             guard process.isRunning, Date() < deadline else {
                 stop()
                 throw BenchError("scenectl serve did not start")
@@ -150,6 +152,23 @@ public final class ServedCoordinator: @unchecked Sendable {
 
     /// Its pid.
     public var pid: Int32 { process.processIdentifier }
+
+    /// Whether a connection to `path` is accepted (it is closed at once).
+    private static func accepts(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
 
     /// Stops it and removes its folder.
     public func stop() {

@@ -36,12 +36,7 @@ let coordinator = try ServedCoordinator(name: "attach-bench", manifest: manifest
 defer { coordinator.stop() }
 let socket = coordinator.socket
 let folder = coordinator.temporary
-var connected: SceneConnection?
-for _ in 0..<500 where connected == nil {
-    connected = try? await SceneConnection.connect(path: socket, client: "attach-bench", timeout: 30)
-    if connected == nil { try await Task.sleep(for: .milliseconds(10)) }
-}
-guard let control = connected else { fatalError("the coordinator did not start") }
+let control = try await SceneConnection.connect(path: socket, client: "attach-bench", timeout: 30)
 let clock = ContinuousClock()
 print("attach-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; coordinator: scenectl serve; scene processes: swift-scene (release builds)")
 

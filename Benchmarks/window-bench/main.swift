@@ -45,12 +45,7 @@ let manifest: JSONValue = [
 let coordinator = try ServedCoordinator(name: "window-bench", manifest: manifest.description)
 defer { coordinator.stop() }
 let socket = coordinator.socket
-var connected: SceneConnection?
-for _ in 0..<500 where connected == nil {
-    connected = try? await SceneConnection.connect(path: socket, client: "window-bench", timeout: 60)
-    if connected == nil { try await Task.sleep(for: .milliseconds(10)) }
-}
-guard let control = connected else { fatalError("the coordinator did not start") }
+let control = try await SceneConnection.connect(path: socket, client: "window-bench", timeout: 60)
 print("window-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores; coordinator: scenectl serve (release); scenes: Examples/gtk-scene under Xvfb, Examples/python-scene (\(VirtualDisplay.python))")
 
 /// Waits for the next notification `kind` of the window titled `name`.

@@ -3,6 +3,7 @@ import Glibc
 import SceneClient
 import SceneCoordinator
 import SceneCore
+import SceneFlow
 import SceneJSON
 import SceneTesting
 import SceneWire
@@ -106,16 +107,8 @@ struct DiskFaultTests {
             #expect(await refusal { _ = try await control.send(.push("lost"), to: "main-1") } == nil)
             #expect(await served.process.wait(timeout: .seconds(60)) == 74)
             try expectWhole(folder, stopped: false)
-
-            let again = try Served(in: folder, faults: nil, durable: true)
-            defer { again.process.kill() }
-            let restarted = try await again.connect()
-            let main = try #require(try await restarted.state().instances.first { $0.id == "main-1" })
-            #expect(main.path.first?.route == "acknowledged")
-            try await restarted.shutdownCoordinator()
-            restarted.close()
-            #expect(await again.process.wait(timeout: .seconds(60)) == 0)
-            try expectWhole(folder)
+            let restored = try await expectRestored(folder, acknowledged: 1)
+            #expect(restored.first?.route == "acknowledged")
         }
     }
 
@@ -166,17 +159,23 @@ struct DiskFaultTests {
 
     /// Starts the coordinator again on `folder`'s state (no fault): main-1 has every one of
     /// the `acknowledged` pushes, at most the one in flight besides, and every file is whole.
-    func expectRestored(_ folder: TemporaryFolder, acknowledged: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    /// Answers main-1's path.
+    @discardableResult
+    func expectRestored(
+        _ folder: TemporaryFolder, acknowledged: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [RouteStep<JSONValue>] {
         let again = try Served(in: folder, faults: nil, durable: true)
         defer { again.process.kill() }
         let restarted = try await again.connect()
-        let depth = try #require(try await restarted.state().instances.first { $0.id == "main-1" }, sourceLocation: sourceLocation).path.count
+        let path = try #require(try await restarted.state().instances.first { $0.id == "main-1" }, sourceLocation: sourceLocation).path
+        let depth = path.count
         #expect(depth >= acknowledged && depth <= acknowledged + 1, "\(acknowledged) pushes acknowledged, \(depth) restored", sourceLocation: sourceLocation)
         // Stopped first: a write of its own under way would have its temporary file.
         try await restarted.shutdownCoordinator()
         restarted.close()
         #expect(await again.process.wait(timeout: .seconds(60)) == 0, sourceLocation: sourceLocation)
         try expectWhole(folder, sourceLocation: sourceLocation)
+        return path
     }
 
     @Test("renames failing half the time: every change acknowledged before a shutdown is in the state a restart reads")
