@@ -56,10 +56,20 @@ let scenes = SceneSet(app: "mixed") {
 // A socket of the program's own choosing, in a folder of its own.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-app-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-defer { try? FileManager.default.removeItem(atPath: folder) }
+// `exit` runs no `defer` of top-level code: every way out removes the folder here.
+func leave(_ folder: String, failed: Bool) -> Never {
+    try? FileManager.default.removeItem(atPath: folder)
+    exit(failed ? 1 : 0)
+}
 let configuration = CoordinatorConfiguration(socketPath: "\(folder)/mixed.sock")
 
-let coordinator = try await Coordinator.start(scenes: scenes, configuration: configuration)
+let coordinator: Coordinator<JSONValue>
+do {
+    coordinator = try await Coordinator.start(scenes: scenes, configuration: configuration)
+} catch {
+    say("cannot start the coordinator: \(error)")
+    leave(folder, failed: true)
+}
 say("coordinator serving \(configuration.socketPath)")
 
 var failed = false
@@ -100,4 +110,4 @@ do {
 }
 await coordinator.shutdown()
 say("\nthe coordinator stopped its scene process and shut down")
-exit(failed ? 1 : 0)
+leave(folder, failed: failed)

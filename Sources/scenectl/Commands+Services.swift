@@ -153,7 +153,7 @@ extension Commands {
             }
         },
         control(
-            "watch", "print one line per event until interrupted",
+            "watch", "print one line per event until interrupted (or --count N events)",
             options: [
                 .option(
                     "topics", "T,T", "only these topics, comma-separated: scene, flow, link, request, signal",
@@ -163,12 +163,14 @@ extension Commands {
                 .option("signals", "N,N", "only these signals"),
                 .option("since", "SEQ", "first replay every event after SEQ that the coordinator still keeps"),
                 .flag("follow", "when the coordinator goes away, connect again and resume where it left off"),
+                .option("count", "N", "stop after N events, with exit 0 (a script's wait for what it expects)"),
             ],
             details: """
                 Prints one line per event (with --json, the event's params). Filters combine: an event \
                 passes when its topic is wanted and it matches every filter given. --since replays what \
                 was missed first (exit 1 with history_gone when the coordinator no longer keeps it); \
-                --follow keeps watching across coordinator restarts, without a gap or a duplicate.
+                --follow keeps watching across coordinator restarts, without a gap or a duplicate. \
+                --count N exits 0 once N events are printed.
                 """
         ) { arguments throws(UsageError) in
             let watch = try Watch(arguments)

@@ -33,7 +33,7 @@ enum Commands {
                 .option("heartbeat", "S", "seconds between pings of every scene process (default 5)"),
                 .option("history", "N", "events kept in memory for subscribers that resume with since (default 10000)"),
                 .option("reopenable", "N", "dismissed instances kept for reopen (default 20)"),
-                .option("socket", "PATH", "the socket to serve on (default: the app's default socket)", kind: .file, shared: true),
+                .option("socket", "PATH", "the socket to serve on (default: $SCENE_SOCKET, else the app's default socket)", kind: .file, shared: true),
                 .option(
                     "app", "NAME", "the app whose default socket to serve on (default: the manifest's app)", shared: true),
             ],

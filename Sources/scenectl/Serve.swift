@@ -22,11 +22,18 @@ enum Serve {
                 standardError("scenectl: \(file) is not a valid manifest:\n\(error.problems.map { "  \($0)" }.joined(separator: "\n"))")
                 return .failure
             }
+            // scenectl hosts no code of a manifest's own: a scene that runs in process needs
+            // the program that embeds the coordinator (only the demo app's are built in).
+            let embedded = Check.inProcessScenes(of: manifest)
+            guard embedded.isEmpty else {
+                standardError("scenectl: cannot serve \(file): \(Check.inProcessWarning(embedded))")
+                return .failure
+            }
         } else {
             manifest = DefaultApp.manifest()
         }
-        let path = arguments.option("socket")
-            ?? CoordinatorConfiguration.defaultSocketPath(app: arguments.option("app") ?? manifest.app)
+        // The rule every control command follows, so that one `SCENE_SOCKET` serves and drives.
+        let path = socketChoice(arguments, app: manifest.app).path
         var configuration = CoordinatorConfiguration(socketPath: path)
         do {
             if let text = arguments.option("launch-timeout") { configuration.launchTimeout = try seconds(text, "--launch-timeout") }
@@ -203,10 +210,28 @@ enum Check {
             let manifest = try Manifest.load(contentsOf: URL(fileURLWithPath: file))
             print("\(file): app \(manifest.app), \(manifest.scenes.count) scene\(manifest.scenes.count == 1 ? "" : "s"), no problems")
             for note in manifest.notes { print("\(file): note: \(note)") }
+            let embedded = inProcessScenes(of: manifest)
+            if !embedded.isEmpty { print("\(file): warning: \(inProcessWarning(embedded))") }
             return .success
         } catch {
             for problem in error.problems { print("\(file): \(problem)") }
             return .failure
         }
+    }
+
+    /// The scenes of `manifest` that run in process (`"in_process": true`): their code is
+    /// a behaviour a Swift program registers, so `scenectl serve` cannot serve them.
+    static func inProcessScenes(of manifest: Manifest) -> [String] {
+        manifest.scenes.filter { $0.hosting == .inProcess }.map(\.id)
+    }
+
+    /// Why `serve` cannot host `scenes`, and what can.
+    static func inProcessWarning(_ scenes: [String]) -> String {
+        let names = scenes.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+            \(scenes.count == 1 ? "scene \(names) runs" : "scenes \(names) run") in process ("in_process": true), \
+            so `scenectl serve` cannot serve this manifest: a Swift program that embeds the coordinator \
+            serves it, registering each one's behaviour (Coordinator.start(manifest:behaviors:configuration:))
+            """
     }
 }

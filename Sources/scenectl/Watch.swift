@@ -7,6 +7,8 @@ struct Watch: Sendable {
     let filter: EventFilter
     let since: UInt64?
     let follow: Bool
+    /// Events to print before stopping (`--count`), or nil to watch until interrupted.
+    let count: Int?
     /// The socket, for `--follow`'s reconnects.
     let socket: String
 
@@ -34,18 +36,29 @@ struct Watch: Sendable {
         }
         self.filter = filter
         follow = arguments.flag("follow")
+        if let text = arguments.option("count") {
+            guard let number = Int(text), number > 0 else { throw UsageError("--count takes a number of events (1 or more), not \"\(text)\"") }
+            count = number
+        } else {
+            count = nil
+        }
         socket = socketChoice(arguments).path
     }
 
     func run(on connection: SceneConnection, json asJSON: Bool) async throws(ClientError) {
+        var printed = 0
+        /// Prints `event`; true once `--count` events are printed.
+        func print(_ event: WireEvent) -> Bool {
+            emit(asJSON ? event.params.description : ControlText.describe(event))
+            printed += 1
+            return printed == count
+        }
         guard follow else {
             let (seq, events) = try await connection.subscribe(filter, since: since)
             if !asJSON {
                 emit(since.map { "replaying after seq \($0), then watching from seq \(seq); interrupt to stop" } ?? "watching from seq \(seq); interrupt to stop")
             }
-            for await event in events {
-                emit(asJSON ? event.params.description : ControlText.describe(event))
-            }
+            for await event in events where print(event) { return }
             throw .connectionClosed("the coordinator closed the connection")
         }
         connection.close()
@@ -56,7 +69,7 @@ struct Watch: Sendable {
         for await update in subscription.updates {
             switch update {
             case .event(let event):
-                emit(asJSON ? event.params.description : ControlText.describe(event))
+                if print(event) { return }
             case .resumed(let seq):
                 if !asJSON { emit("(reconnected; resumed after seq \(seq))") }
             case .historyGone(let seen, let oldest):

@@ -32,13 +32,14 @@ func parseJSON(_ text: String, what: String) throws(UsageError) -> JSONValue {
 func socketPath(_ arguments: Arguments) -> String { socketChoice(arguments).path }
 
 /// The socket a command uses, and the rule that chose it: `--socket`, else
-/// `$SCENE_SOCKET`, else the app's default path.
-func socketChoice(_ arguments: Arguments) -> (path: String, rule: String, serve: String) {
+/// `$SCENE_SOCKET`, else the default path of `--app` (else of `app`, else of the demo
+/// app). `serve` chooses its socket by the same rule, with its manifest's app as `app`.
+func socketChoice(_ arguments: Arguments, app defaultApp: String = "demo") -> (path: String, rule: String, serve: String) {
     if let path = arguments.option("socket") { return (path, "from --socket", "scenectl serve --socket \(path)") }
     if let path = ProcessInfo.processInfo.environment["SCENE_SOCKET"], !path.isEmpty {
         return (path, "from $SCENE_SOCKET", "scenectl serve --socket \(path)")
     }
-    let app = arguments.option("app") ?? "demo"
+    let app = arguments.option("app") ?? defaultApp
     return (
         CoordinatorConfiguration.defaultSocketPath(app: app), "the default socket of app \(app)",
         app == "demo" ? "scenectl serve" : "scenectl serve --manifest FILE (whose app is \(app))"

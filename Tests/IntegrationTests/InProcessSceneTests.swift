@@ -249,13 +249,15 @@ struct TypedCoordinatorTests {
 
 @Suite("The mixed-app example")
 struct MixedAppExampleTests {
-    @Test("mixed-app runs its ring of in-process and process scenes and exits 0 with each answer")
+    @Test("mixed-app runs its ring of in-process and process scenes, exits 0 with each answer, and leaves no temporary folder")
     func runs() async throws {
-        let child = try ChildProcess([], executable: builtExecutable("mixed-app"))
+        try await withTemporaryFolder { folder in
+        let child = try ChildProcess([], environment: ["TMPDIR": folder.path], executable: builtExecutable("mixed-app"))
         defer { child.kill() }
         let code = await child.wait()
         let output = child.standardOutput
         #expect(code == 0, "\(child.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
         #expect(output.contains(#"answer: {"title":"Right (in process)"}"#))
         #expect(output.contains(#"answer: {"title":"Python (a process)"}"#))
         // Its typed calls: to Python by the protocol, in process → a Swift process with a
@@ -263,5 +265,6 @@ struct MixedAppExampleTests {
         #expect(output.contains("from a client → 15"))
         #expect(output.contains(#"dnotes.saved() → ["ring"]"#))
         #expect(output.contains("by the protocol → 4"))
+        }
     }
 }

@@ -180,4 +180,48 @@ extension ScenectlTests {
         #expect(intent.code == 2)
         #expect(intent.err.contains("intent types: push {route}"))
     }
+
+    @Test("serve without --socket serves on $SCENE_SOCKET, the socket every control command then uses")
+    func serveHonoursSceneSocket() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.file("env.sock")
+            try await withChild(["serve"], environment: ["SCENE_SOCKET": path]) { server in
+                _ = try await server.readOutput(until: "serving demo on \(path)")
+                let ping = try await scenectl(["ping"], environment: ["SCENE_SOCKET": path])
+                #expect(ping.code == 0, "\(ping.err)")
+                #expect(try await scenectl(["shutdown"], environment: ["SCENE_SOCKET": path]).code == 0)
+                #expect(await server.wait() == 0)
+            }
+        }
+    }
+
+    @Test("a manifest with in-process scenes: check passes it with a warning that serve cannot host them; serve refuses it saying so, exit 1")
+    func inProcessScenesNeedAProgram() async throws {
+        try await withTemporaryFolder { folder in
+            let manifest = folder.file("assistant.json")
+            try Data(#"{"app": "helper", "scenes": [{"id": "main", "kind": "window"}, {"id": "assistant", "kind": "window", "in_process": true}]}"#.utf8)
+                .write(to: URL(fileURLWithPath: manifest))
+            let check = try await scenectl(["check", manifest])
+            #expect(check.code == 0, "\(check.out)")
+            #expect(check.out.contains(#"warning: scene "assistant" runs in process ("in_process": true), so `scenectl serve` cannot serve this manifest"#), "\(check.out)")
+            let serve = try await scenectl(["serve", "--manifest", manifest, "--socket", folder.file("helper.sock")])
+            #expect(serve.code == 1)
+            #expect(serve.err.contains("a Swift program that embeds the coordinator serves it"), "\(serve.err)")
+        }
+    }
+
+    @Test("watch --count N prints N events and exits 0")
+    func watchCount() async throws {
+        try await withServe { _, path in
+            try await withChild(["watch", "--topics", "scene", "--count", "2", "--socket", path]) { watcher in
+                _ = try await watcher.readOutput(until: "watching from seq")
+                _ = try await scenectl(["open", "main", "--socket", path])
+                #expect(await watcher.wait() == 0)
+                let lines = watcher.standardOutput.split(separator: "\n")
+                #expect(lines.count == 2, "\(lines)")
+            }
+            let zero = try await scenectl(["watch", "--count", "0", "--socket", path])
+            #expect(zero.code == 2)
+        }
+    }
 }

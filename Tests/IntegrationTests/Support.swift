@@ -348,8 +348,10 @@ final class ChildProcess {
 }
 
 /// Runs `body` with a started child process and kills it afterwards, whatever happens.
-func withChild<T>(_ arguments: [String], _ body: (ChildProcess) async throws -> T) async throws -> T {
-    let child = try ChildProcess(arguments)
+func withChild<T>(
+    _ arguments: [String], environment: [String: String] = [:], _ body: (ChildProcess) async throws -> T
+) async throws -> T {
+    let child = try ChildProcess(arguments, environment: environment)
     defer { child.kill() }
     return try await body(child)
 }
