@@ -125,7 +125,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneSync"],
+            name: "SceneTestingTests", dependencies: ["SceneTesting", "SceneClient", "SceneCore", "SceneFlow", "SceneJSON", "SceneSocket", "SceneSync"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "SceneCoordinatorTests", dependencies: ["SceneCoordinator", "SceneCore", "SceneWire"], swiftSettings: strictSwift),

@@ -88,11 +88,26 @@ extension Commands {
                 }
             }
         },
-        fromInstance(
+        control(
             "present", "open SCENE from instance ID and wait until it finishes; print its result",
-            from: "the instance it is presented from",
-            call: { connection, scene, value, from throws(ClientError) in try await connection.present(scene, value: value, from: from) },
-            text: { result, _ in "\(result.instance.id) finished with \(result.result)" }),
+            arguments: [.required("SCENE")],
+            options: [.option("from", "ID", "the instance it is presented from", required: true), .value],
+            details: """
+                Opens SCENE (or focuses the instance its policy picks) presented from --from, then \
+                waits until someone ends it with `scenectl finish` (or dismisses it). Once the \
+                presented instance is up it prints "presented ID from FROM; waiting until it \
+                finishes" (not with --json); then, when it finishes, its result.
+                """
+        ) { arguments throws(UsageError) in
+            guard let from = arguments.option("from") else { throw UsageError("present needs --from ID") }
+            let (scene, value) = (arguments.positionals[0], try arguments.jsonOption("value"))
+            return ControlPlan { connection, json throws(ClientError) in
+                let announcing = json ? nil : try await announcePresented(scene, from: from, on: connection)
+                defer { announcing?.cancel() }
+                let result = try await connection.present(scene, value: value, from: from)
+                Control.show(result, json: json, "\(result.instance.id) finished with \(result.result)")
+            }
+        },
         control(
             "finish", "end presented instance ID with a result; whoever presented it gets it",
             arguments: [.required("ID"), .required("RESULT-JSON")]
@@ -104,6 +119,28 @@ extension Commands {
             }
         },
     ]
+
+    /// Prints "presented ID from FROM; waiting until it finishes" once an instance of
+    /// `scene` that an event names after this call is up (its process said hello): the
+    /// presentation is registered by then, and `scenectl finish` finds it. An instance
+    /// already focused and up gets no event, and so no line.
+    private static func announcePresented(_ scene: String, from: String, on connection: SceneConnection) async throws(ClientError)
+        -> Task<Void, Never>
+    {
+        let (_, events) = try await connection.subscribe(EventFilter(topics: [.scene], scenes: [scene]))
+        return Task {
+            for await event in events {
+                guard let id = event.params["instance"]?.stringValue ?? event.params["instance"]?["id"]?.stringValue else { continue }
+                // Asked on the same connection: answered in turn, after the present began.
+                guard let state = try? await connection.state(),
+                    let instance = state.instances.first(where: { $0.id == id }),
+                    ["active", "inactive", "background"].contains(instance.phase)
+                else { continue }
+                emit("presented \(id) from \(from); waiting until it finishes")
+                return
+            }
+        }
+    }
 
     /// A program's steps from `path` (`-`: standard input): an array, or `{"steps": […]}`.
     private static func readProgram(_ path: String) throws(UsageError) -> [JSONValue] {

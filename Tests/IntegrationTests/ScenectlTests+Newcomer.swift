@@ -43,13 +43,13 @@ extension ScenectlTests {
         }
     }
 
-    @Test("present waits until finish ends the presented instance, and prints its result")
+    @Test("present says when the presented instance is up, waits until finish ends it, and prints its result")
     func presentAndFinish() async throws {
         try await withServe { _, path in
             _ = try await scenectl(["open", "main", "--socket", path])
             try await withChild(["present", "notes", "--from", "main-1", "--socket", path]) { presenter in
-                let opened = await eventually { (try? await scenectl(["focus", "notes-1", "--socket", path]))?.code == 0 }
-                #expect(opened, "the presented instance never opened")
+                let up = try await presenter.readOutput(until: "\n")
+                #expect(up == "presented notes-1 from main-1; waiting until it finishes\n")
                 let finished = try await scenectl(["finish", "notes-1", #"{"picked":"blue"}"#, "--socket", path])
                 #expect(finished.code == 0, "\(finished.err)")
                 #expect(await presenter.wait() == 0)

@@ -1,0 +1,329 @@
+import Foundation
+import Glibc
+import SceneJSON
+import Testing
+
+/// The README and every DocC article keep their promises: each Swift block is a file the
+/// package compiles (a snippet program under `Snippets/`, a test, or the product's own
+/// source), each snippet program runs and prints what the text shows, the command-line tour
+/// runs as written against a real coordinator, the Python scene works from the README
+/// alone, and the demo prints what the README quotes of it.
+///
+/// A block says what checks it with an HTML comment on the line before it (hidden on
+/// GitHub and in DocC):
+/// - `<!-- snippet: PATH -->`: the block is PATH's whole shown text (a file's lines
+///   between `// snippet.hide` and `// snippet.show` are hidden, the markers with them);
+/// - `<!-- excerpt: PATH -->`: the block is a run of whole lines of PATH's shown text;
+/// - `<!-- output: PATH -->`: the block is what the snippet program PATH prints;
+/// - `<!-- demo -->`: lines `scenectl demo` prints, in order (`...` skips lines; pids may differ);
+/// - `<!-- tour: serve -->`, `<!-- tour: drive -->`: the command-line tour (see ``tour()``);
+/// - `<!-- file: NAME -->`: the file NAME of an example the tests write out and run.
+@Suite("The docs: every snippet compiled, run and as shown", .timeLimit(.minutes(10)))
+struct DocumentationTests {
+    @Test("every Swift block of the README and the DocC catalogs is a snippet file's shown text, or an excerpt of one")
+    func everySwiftBlockIsAFile() throws {
+        var checked = 0
+        for block in try Markdown.allBlocks() where block.language == "swift" {
+            guard let marker = block.marker, ["snippet", "excerpt"].contains(marker.kind) else {
+                Issue.record("\(block.place): a Swift block with no <!-- snippet: PATH --> or <!-- excerpt: PATH --> before it")
+                continue
+            }
+            guard let shown = try? Snippet.shownText(of: marker.argument) else {
+                Issue.record("\(block.place): \(marker.argument) does not exist")
+                continue
+            }
+            if marker.kind == "snippet" {
+                #expect(block.text == shown, "\(block.place) differs from \(marker.argument):\n\(Markdown.difference(block.text, shown))")
+            } else {
+                #expect(Markdown.isExcerpt(block.text, of: shown), "\(block.place) is not a run of whole lines of \(marker.argument)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 30)
+    }
+
+    @Test("every output block names a snippet program, and every snippet program is shown somewhere")
+    func outputsNameSnippets() throws {
+        let blocks = try Markdown.allBlocks()
+        for block in blocks where block.marker?.kind == "output" {
+            #expect(Snippet.programs().contains(block.marker!.argument), "\(block.place): \(block.marker!.argument) is not a snippet program")
+        }
+        let shown = Set(blocks.compactMap { $0.marker.flatMap { ["snippet", "excerpt"].contains($0.kind) ? $0.argument : nil } })
+        for program in Snippet.programs() {
+            #expect(shown.contains(program), "\(program) is in no document")
+        }
+    }
+
+    @Test("each snippet program exits 0 and prints exactly what the docs show it printing", arguments: Snippet.programs())
+    func snippetRuns(_ program: String) async throws {
+        try await withTemporaryFolder { folder in
+            let name = URL(fileURLWithPath: program).deletingPathExtension().lastPathComponent
+            // Its sockets and temporary files land in the test's folder.
+            let child = try ChildProcess(
+                [], environment: ["TMPDIR": folder.path, "XDG_RUNTIME_DIR": folder.path], executable: builtExecutable(name))
+            defer { child.kill() }
+            let code = await child.wait(timeout: .seconds(120))
+            let printed = child.standardOutput
+            #expect(code == 0, "\(program) exited \(code.map(String.init) ?? "not within 120 s"): \(child.standardError)")
+            for block in try Markdown.allBlocks() where block.marker?.kind == "output" && block.marker?.argument == program {
+                #expect(printed == block.text + "\n", "\(block.place): \(program) printed otherwise:\n\(Markdown.difference(block.text, printed))")
+            }
+        }
+    }
+
+    @Test("the README's quotes of scenectl demo are what it prints, in order")
+    func demoQuotes() async throws {
+        let quotes = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "demo" }
+        #expect(!quotes.isEmpty)
+        let demo = try await scenectl(["demo"])
+        #expect(demo.code == 0, "\(demo.err)")
+        let printed = Markdown.anyPid(demo.out).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for quote in quotes {
+            let lines = Markdown.anyPid(quote.text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(Markdown.appears(lines, in: printed), "\(quote.place): not what scenectl demo prints:\n\(demo.out)")
+        }
+    }
+
+    /// The tour: `<!-- tour: serve -->`'s command starts the coordinator (with
+    /// `SCENE_SOCKET` set, as a user who exported it would have), then each line of
+    /// `<!-- tour: drive -->` runs in order, in the same folder. A line's comment
+    /// `# → TEXT — prose` says what it prints: TEXT must appear in its output, and its exit
+    /// status is 0 — or 1 when TEXT starts with `refused`. A line ending in `&` runs in the background
+    /// (the next line starts once it has printed its first line) and must exit 0 by the
+    /// end. The tour's last line shuts the coordinator down, which must exit 0.
+    @Test("the README's command-line tour runs as written: each line succeeds, or is refused, as its comment says")
+    func tour() async throws {
+        let blocks = try Markdown.blocks(in: "README.md")
+        let serveLines = try #require(blocks.first { $0.marker?.kind == "tour" && $0.marker?.argument == "serve" }).commands
+        let driveLines = try #require(blocks.first { $0.marker?.kind == "tour" && $0.marker?.argument == "drive" }).commands
+        try #require(serveLines.count == 1)
+        try await withTemporaryFolder { folder in
+            let environment = ["SCENE_SOCKET": folder.file("tour.sock")]
+            let serve = try ChildProcess(
+                ["-c", "cd '\(folder.path)' && exec \(Self.shell(serveLines[0].command))"], environment: environment,
+                executable: "/bin/bash")
+            defer { serve.kill() }
+            _ = try await serve.readOutput(until: "serving demo on \(folder.file("tour.sock"))")
+            var background: [(line: Markdown.Command, child: ChildProcess)] = []
+            defer { background.forEach { $0.child.kill() } }
+            for line in driveLines {
+                let child = try ChildProcess(
+                    ["-c", "cd '\(folder.path)' && \(Self.shell(line.command))"], environment: environment, executable: "/bin/bash")
+                if line.background {
+                    _ = try await child.readOutput(until: "\n")
+                    background.append((line, child))
+                    continue
+                }
+                let code = await child.wait(timeout: .seconds(60))
+                let output = child.standardOutput + child.standardError
+                Self.expect(line, code: code, output: output)
+            }
+            for (line, child) in background {
+                let code = await child.wait(timeout: .seconds(60))
+                Self.expect(line, code: code, output: child.standardOutput + child.standardError)
+            }
+            #expect(await serve.wait(timeout: .seconds(60)) == 0, "the tour's last line should shut the coordinator down")
+        }
+    }
+
+    @Test("the README's Python scene, with its manifest as written, opens and answers title from any folder")
+    func pythonSketch() async throws {
+        let files = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "file" }
+        #expect(Set(files.map { $0.marker!.argument }) == ["sketch.json", "sketch.py"])
+        try await withTemporaryFolder { folder in
+            let project = folder.file("sketch")
+            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+            for file in files {
+                try Data((file.text + "\n").utf8).write(to: URL(fileURLWithPath: "\(project)/\(file.marker!.argument)"))
+            }
+            let check = try await scenectl(["check", "\(project)/sketch.json"])
+            #expect(check.code == 0, "\(check.out)")
+            // Served from another folder: the manifest's own folder is where the scene runs.
+            let socket = folder.file("sketch.sock")
+            try await withChild(["serve", "--manifest", "\(project)/sketch.json", "--socket", socket]) { server in
+                _ = try await server.readOutput(until: "serving")
+                let opened = try await scenectl(["open", "sketch", "--socket", socket])
+                #expect(opened.code == 0, "\(opened.err)")
+                let title = try await scenectl(["call", "sketch-1", "title", "--socket", socket])
+                #expect(title.out == #"{"title":"Sketch"}"# + "\n", "\(title.err)")
+                #expect(try await scenectl(["shutdown", "--socket", socket]).code == 0)
+                #expect(await server.wait() == 0)
+            }
+        }
+    }
+
+    /// `swift run scenectl …` as the built scenectl, for bash.
+    static func shell(_ command: String) -> String {
+        command.replacingOccurrences(of: "swift run scenectl", with: "'\(scenectlPath())'")
+    }
+
+    static func expect(_ line: Markdown.Command, code: Int32?, output: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let refused = line.prints?.hasPrefix("refused") ?? false
+        #expect(code == (refused ? 1 : 0), "`\(line.command)` exited \(code.map(String.init) ?? "not within 60 s"): \(output)", sourceLocation: sourceLocation)
+        if let prints = line.prints {
+            #expect(output.contains(prints), "`\(line.command)` printed otherwise than `\(prints)`: \(output)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Fenced blocks of the project's Markdown, and the comment that says what checks each.
+enum Markdown {
+    struct Marker {
+        let kind: String
+        let argument: String
+    }
+
+    /// A line of a tour: its command, whether it runs in the background, and what its
+    /// `# → TEXT` comment says it prints.
+    struct Command {
+        let command: String
+        let background: Bool
+        let prints: String?
+    }
+
+    struct Block {
+        let file: String
+        let line: Int
+        let language: String
+        let text: String
+        let marker: Marker?
+
+        var place: String { "\(file):\(line)" }
+
+        /// The block's lines as commands (a `#` comment after two spaces is not part of one).
+        var commands: [Command] {
+            text.split(separator: "\n").map { raw in
+                var command = String(raw), prints: String?
+                if let comment = command.range(of: "  # ") {
+                    let said = command[comment.upperBound...].trimmingCharacters(in: .whitespaces)
+                    // `→ TEXT — prose`: TEXT is what it prints.
+                    if said.hasPrefix("→ ") { prints = said.dropFirst(2).components(separatedBy: " — ")[0] }
+                    command = String(command[..<comment.lowerBound])
+                }
+                command = command.trimmingCharacters(in: .whitespaces)
+                let background = command.hasSuffix(" &")
+                if background { command = String(command.dropLast(2)).trimmingCharacters(in: .whitespaces) }
+                return Command(command: command, background: background, prints: prints)
+            }
+        }
+    }
+
+    /// README.md and every DocC article, relative to the repository.
+    static func files() throws -> [String] {
+        let sources = repositoryRoot.appendingPathComponent("Sources").path
+        var files = ["README.md"]
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() {
+            let catalog = "Sources/\(module)/\(module).docc"
+            guard let articles = try? FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent(catalog).path) else { continue }
+            files += articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        }
+        return files
+    }
+
+    static func allBlocks() throws -> [Block] { try files().flatMap { try blocks(in: $0) } }
+
+    /// The fenced blocks of `file`, each with the `<!-- kind: argument -->` comment on the
+    /// line before its fence, if any.
+    static func blocks(in file: String) throws -> [Block] {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var blocks: [Block] = []
+        var index = 0
+        while index < lines.count {
+            let fence = lines[index].trimmingCharacters(in: .whitespaces)
+            guard fence.hasPrefix("```") else {
+                index += 1
+                continue
+            }
+            let start = index
+            index += 1
+            while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "```" { index += 1 }
+            guard index < lines.count else { throw Unterminated(place: "\(file):\(start + 1)") }
+            let marker = start > 0 ? Self.marker(lines[start - 1]) : nil
+            blocks.append(
+                Block(
+                    file: file, line: start + 1, language: String(fence.dropFirst(3)),
+                    text: lines[(start + 1)..<min(index, lines.count)].joined(separator: "\n"), marker: marker))
+            index += 1
+        }
+        return blocks
+    }
+
+    /// A fence that no fence closes: every block after it would be read wrong.
+    struct Unterminated: Error, CustomStringConvertible {
+        let place: String
+        var description: String { "\(place): a fenced block that is never closed" }
+    }
+
+    private static func marker(_ line: String) -> Marker? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("<!-- "), trimmed.hasSuffix(" -->") else { return nil }
+        let inside = trimmed.dropFirst(5).dropLast(4)
+        guard let colon = inside.firstIndex(of: ":") else { return Marker(kind: String(inside), argument: "") }
+        return Marker(kind: String(inside[..<colon]), argument: inside[inside.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether `excerpt`'s lines are consecutive whole lines of `text`.
+    static func isExcerpt(_ excerpt: String, of text: String) -> Bool {
+        ("\n" + text + "\n").contains("\n" + excerpt + "\n")
+    }
+
+    /// Whether `quoted` appears in `printed` in order: consecutive lines, except that a
+    /// line `...` (any indentation) skips any number of lines.
+    static func appears(_ quoted: [String], in printed: [String]) -> Bool {
+        let runs = quoted.split { $0.trimmingCharacters(in: .whitespaces) == "..." }.map(Array.init)
+        var from = 0
+        for run in runs {
+            guard let at = (from..<max(from, printed.count - run.count + 1)).first(where: { Array(printed[$0..<($0 + run.count)]) == run }) else {
+                return false
+            }
+            from = at + run.count
+        }
+        return true
+    }
+
+    /// `text` with every pid as `pid N`.
+    static func anyPid(_ text: String) -> String {
+        text.replacing(/pid \d+/, with: "pid N").replacing(/→ \d+,/, with: "→ N,")
+    }
+
+    /// The first line where `a` and `b` differ, for a failure's message.
+    static func difference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false), right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(left.count, right.count) {
+            let l = index < left.count ? String(left[index]) : "(nothing)", r = index < right.count ? String(right[index]) : "(nothing)"
+            if l != r { return "line \(index + 1):\n  docs: \(l)\n  file: \(r)" }
+        }
+        return "(the same)"
+    }
+}
+
+/// Snippet programs (`Snippets/…/*.swift`, each built by SwiftPM as an executable of its
+/// name) and the shown text of any file a block names.
+enum Snippet {
+    /// Every snippet program, relative to the repository, sorted.
+    static func programs() -> [String] {
+        let root = repositoryRoot.appendingPathComponent("Snippets").path
+        let found = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+        return found.filter { $0.hasSuffix(".swift") }.map { "Snippets/\($0)" }.sorted()
+    }
+
+    /// The file at `path` (relative to the repository) without its hidden lines: those from
+    /// a `// snippet.hide` line to the next `// snippet.show` line, both included; then
+    /// without blank lines at either end.
+    static func shownText(of path: String) throws -> String {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        var shown: [Substring] = []
+        var hidden = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            switch line.trimmingCharacters(in: .whitespaces) {
+            case "// snippet.hide": hidden = true
+            case "// snippet.show": hidden = false
+            default: if !hidden { shown.append(line) }
+            }
+        }
+        while shown.first?.allSatisfy(\.isWhitespace) == true { shown.removeFirst() }
+        while shown.last?.allSatisfy(\.isWhitespace) == true { shown.removeLast() }
+        return shown.joined(separator: "\n")
+    }
+}
