@@ -20,10 +20,12 @@ import Testing
 /// - `<!-- file: NAME -->`: the file NAME of an example the tests write out and run.
 @Suite("The docs: every snippet compiled, run and as shown", .timeLimit(.minutes(10)))
 struct DocumentationTests {
-    @Test("every Swift block of the README and the DocC catalogs is a snippet file's shown text, or an excerpt of one")
+    @Test("every Swift block of the README and the DocC catalogs is a snippet file's shown text, or an excerpt of one (or a file a test writes out)")
     func everySwiftBlockIsAFile() throws {
         var checked = 0
-        for block in try Markdown.allBlocks() where block.language == "swift" {
+        for block in try Markdown.allBlocks() where block.language == "swift" || ["snippet", "excerpt"].contains(block.marker?.kind) {
+            // A file the tests write out and use (the README's Package.swift).
+            if block.marker?.kind == "file", Self.writtenOut.contains(block.marker!.argument) { continue }
             guard let marker = block.marker, ["snippet", "excerpt"].contains(marker.kind) else {
                 Issue.record("\(block.place): a Swift block with no <!-- snippet: PATH --> or <!-- excerpt: PATH --> before it")
                 continue
@@ -126,9 +128,46 @@ struct DocumentationTests {
         }
     }
 
+    /// The README's blocks that tests write out as files, by name.
+    static let writtenOut: Set = ["sketch.json", "sketch.py", "Package.swift"]
+
+    @Test("the README's Package.swift, with the main.swift it shows, resolves against this checkout: every product it names exists")
+    func useItInYourPackage() async throws {
+        let blocks = try Markdown.blocks(in: "README.md")
+        let manifest = try #require(blocks.first { $0.marker?.kind == "file" && $0.marker?.argument == "Package.swift" })
+        let program = try #require(blocks.first { $0.marker?.kind == "snippet" && $0.marker?.argument == "Snippets/README/MyApp.swift" })
+        try await withTemporaryFolder { folder in
+            // A checkout named as the README's path names it: this one, entry by entry.
+            let checkout = folder.file("SceneCoordinator"), app = folder.file("MyApp")
+            try FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.path) where ![".build", ".git"].contains(entry) {
+                try FileManager.default.createSymbolicLink(atPath: "\(checkout)/\(entry)", withDestinationPath: repositoryRoot.appendingPathComponent(entry).path)
+            }
+            for (path, text) in [("Package.swift", manifest.text), ("Sources/MyApp/main.swift", program.text), ("Tests/MyAppTests/MyAppTests.swift", "import Testing")] {
+                let url = URL(fileURLWithPath: "\(app)/\(path)")
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data((text + "\n").utf8).write(to: url)
+            }
+            // Loads the package graph: a product name the checkout does not have is an error.
+            let swift = try #require(Self.onPath("swift"), "no swift on PATH")
+            let resolved = try ChildProcess(
+                ["package", "--package-path", app, "--scratch-path", folder.file("build"), "show-dependencies"], executable: swift)
+            defer { resolved.kill() }
+            let code = await resolved.wait(timeout: .seconds(300))
+            #expect(code == 0, "\(resolved.standardError)")
+            #expect(resolved.standardOutput.contains("scenecoordinator"), "\(resolved.standardOutput)")
+        }
+    }
+
+    /// The executable `name` on `$PATH`.
+    static func onPath(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     @Test("the README's Python scene, with its manifest as written, opens and answers title from any folder")
     func pythonSketch() async throws {
-        let files = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "file" }
+        let files = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "file" && $0.marker!.argument.hasPrefix("sketch.") }
         #expect(Set(files.map { $0.marker!.argument }) == ["sketch.json", "sketch.py"])
         try await withTemporaryFolder { folder in
             let project = folder.file("sketch")
