@@ -7,6 +7,9 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Every file in Snippets/ is also built, by SwiftPM's own rule, as a program of its name
+// (`swift run Counter`): the Swift snippets of README.md and the DocC catalogs, which
+// DocumentationTests compares with the text and runs.
 let package = Package(
     name: "SceneCoordinator",
     products: [
