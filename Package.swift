@@ -14,6 +14,7 @@ let package = Package(
     name: "SceneCoordinator",
     products: [
         .library(name: "SceneJSON", targets: ["SceneJSON"]),
+        .library(name: "SceneSync", targets: ["SceneSync"]),
         .library(name: "SceneFlow", targets: ["SceneFlow"]),
         .library(name: "SceneLinks", targets: ["SceneLinks"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),

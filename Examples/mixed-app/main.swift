@@ -56,7 +56,8 @@ let scenes = SceneSet(app: "mixed") {
 // A socket of the program's own choosing, in a folder of its own.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-app-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-// `exit` runs no `defer` of top-level code: every way out removes the folder here.
+// `exit` runs no `defer` of top-level code: every way out of the program's own removes the
+// folder here (a signal that kills it leaves the folder, as it does any process's).
 func leave(_ folder: String, failed: Bool) -> Never {
     try? FileManager.default.removeItem(atPath: folder)
     exit(failed ? 1 : 0)

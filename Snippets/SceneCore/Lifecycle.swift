@@ -1,13 +1,13 @@
 import SceneCore
 import SceneFlow
 import SceneJSON
-import SceneSync
+import Synchronization
 
 extension SceneID where Value == NoValue { static let editor: Self = "editor" }
 extension SceneMethod where Params == String, Answer == Int { static let type: Self = "type" }
 
 /// What the editor heard, in order; `stopped` ends once it heard `stop()`.
-let heard = Locked<[String]>([])
+let heard = Mutex<[String]>([])
 let (stopped, ended) = AsyncStream.makeStream(of: Never.self)
 
 /// An editor that keeps a draft, shows it as a page, and refuses an interactive close
@@ -48,6 +48,11 @@ extension Editor: SceneBehavior {
 let registry = try SceneRegistry(SceneSet(app: "editor") { Window(.editor) { Editor(context: $0) } })
 let editor = try await registry.scenes.open(.editor)
 print("typed:", try await registry.scenes.call(.type, "hello", on: .instance(editor)))
+// snippet.hide
+// Changes are told in order, but apart from the close request below: wait until the
+// editor has heard its path change, so that what it heard prints the same every time.
+while !heard.withLock({ $0.contains { $0.hasPrefix("path:") } }) { try await Task.sleep(for: .milliseconds(1)) }
+// snippet.show
 do {
     try await registry.scenes.dismiss(editor)
 } catch {

@@ -105,6 +105,7 @@ extension Commands {
                 let announcing = json ? nil : try await announcePresented(scene, from: from, on: connection)
                 defer { announcing?.cancel() }
                 let result = try await connection.present(scene, value: value, from: from)
+                announcing?.cancel()
                 Control.show(result, json: json, "\(result.instance.id) finished with \(result.result)")
             }
         },
@@ -120,17 +121,22 @@ extension Commands {
         },
     ]
 
-    /// Prints "presented ID from FROM; waiting until it finishes" once an instance of
-    /// `scene` that an event names after this call is up (its process said hello): the
-    /// presentation is registered by then, and `scenectl finish` finds it. An instance
-    /// already focused and up gets no event, and so no line.
+    /// Prints "presented ID from FROM; waiting until it finishes" once the instance of
+    /// `scene` the present lands on is up (its process said hello): the presentation is
+    /// registered by then, and `scenectl finish` finds it. The instance is one an event
+    /// names after this call: a new one, or one open before that the present focused. An
+    /// instance already focused and up gets no event, and so no line.
     private static func announcePresented(_ scene: String, from: String, on connection: SceneConnection) async throws(ClientError)
         -> Task<Void, Never>
     {
         let (_, events) = try await connection.subscribe(EventFilter(topics: [.scene], scenes: [scene]))
+        // Asked after the subscription: an instance not in it is new.
+        let before = Set(try await connection.state().instances.filter { $0.scene == scene }.map(\.id))
         return Task {
             for await event in events {
-                guard let id = event.params["instance"]?.stringValue ?? event.params["instance"]?["id"]?.stringValue else { continue }
+                guard let id = event.params["instance"]?.stringValue ?? event.params["instance"]?["id"]?.stringValue,
+                    !before.contains(id) || event.type == "scene.focused"
+                else { continue }
                 // Asked on the same connection: answered in turn, after the present began.
                 guard let state = try? await connection.state(),
                     let instance = state.instances.first(where: { $0.id == id }),

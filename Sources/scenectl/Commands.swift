@@ -35,7 +35,7 @@ enum Commands {
                 .option("reopenable", "N", "dismissed instances kept for reopen (default 20)"),
                 .option("socket", "PATH", "the socket to serve on (default: $SCENE_SOCKET, else the app's default socket)", kind: .file, shared: true),
                 .option(
-                    "app", "NAME", "the app whose default socket to serve on (default: the manifest's app)", shared: true),
+                    "app", "NAME", "the app whose default socket to serve on, when neither --socket nor $SCENE_SOCKET is given (default: the manifest's app)", shared: true),
             ],
             details: """
                 Serves the manifest's registry on the socket until SIGINT, SIGTERM or `scenectl shutdown`, \
@@ -178,7 +178,7 @@ extension OptionSpec {
         shared: true)
     /// The app whose default socket a command connects to.
     static let app = OptionSpec.option(
-        "app", "NAME", "the app whose default socket to use (default demo)", shared: true)
+        "app", "NAME", "the app whose default socket to use, when neither --socket nor $SCENE_SOCKET is given (default demo)", shared: true)
     static let json = OptionSpec.flag("json", "print the answer as JSON", shared: true)
     static let value = OptionSpec.option("value", "JSON", #"the scene's value, as JSON (e.g. '"42"')"#)
 }

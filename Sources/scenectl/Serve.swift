@@ -231,7 +231,7 @@ enum Check {
         return """
             \(scenes.count == 1 ? "scene \(names) runs" : "scenes \(names) run") in process ("in_process": true), \
             so `scenectl serve` cannot serve this manifest: a Swift program that embeds the coordinator \
-            serves it, registering each one's behaviour (Coordinator.start(manifest:behaviors:configuration:))
+            serves it, registering each one's behaviour (Coordinator.start(manifest:behaviors:…))
             """
     }
 }

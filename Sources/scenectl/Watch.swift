@@ -45,6 +45,9 @@ struct Watch: Sendable {
         socket = socketChoice(arguments).path
     }
 
+    /// How the watch ends, as its first line says.
+    private var stopping: String { count.map { "stops after \($0) event\($0 == 1 ? "" : "s")" } ?? "interrupt to stop" }
+
     func run(on connection: SceneConnection, json asJSON: Bool) async throws(ClientError) {
         var printed = 0
         /// Prints `event`; true once `--count` events are printed.
@@ -56,14 +59,14 @@ struct Watch: Sendable {
         guard follow else {
             let (seq, events) = try await connection.subscribe(filter, since: since)
             if !asJSON {
-                emit(since.map { "replaying after seq \($0), then watching from seq \(seq); interrupt to stop" } ?? "watching from seq \(seq); interrupt to stop")
+                emit(since.map { "replaying after seq \($0), then watching from seq \(seq); \(stopping)" } ?? "watching from seq \(seq); \(stopping)")
             }
             for await event in events where print(event) { return }
             throw .connectionClosed("the coordinator closed the connection")
         }
         connection.close()
         let subscription = try await ResumingSubscription(path: socket, client: "scenectl/watch", filter: filter, since: since)
-        if !asJSON { emit("following from seq \(subscription.lastSeq); interrupt to stop") }
+        if !asJSON { emit("following from seq \(subscription.lastSeq); \(stopping)") }
         // Held until the loop ends: dropping the subscription would end its updates.
         defer { withExtendedLifetime(subscription) {} }
         for await update in subscription.updates {

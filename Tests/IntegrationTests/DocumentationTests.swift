@@ -37,16 +37,46 @@ struct DocumentationTests {
             if marker.kind == "snippet" {
                 #expect(block.text == shown, "\(block.place) differs from \(marker.argument):\n\(Markdown.difference(block.text, shown))")
             } else {
-                #expect(Markdown.isExcerpt(block.text, of: shown), "\(block.place) is not a run of whole lines of \(marker.argument)")
+                #expect(
+                    !block.text.allSatisfy(\.isWhitespace) && Markdown.isExcerpt(block.text, of: shown),
+                    "\(block.place) is not a run of whole lines of \(marker.argument)")
             }
             checked += 1
         }
         #expect(checked >= 30)
     }
 
+    @Test("every marker comment sits on the line right before a fenced block, so that none is silently skipped")
+    func markersBeforeFences() throws {
+        for file in try Markdown.files() {
+            let lines = try String(contentsOf: repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.hasPrefix("<!-- ") && line.hasSuffix(" -->") {
+                let next = index + 1 < lines.count ? lines[index + 1] : ""
+                #expect(next.hasPrefix("```"), "\(file):\(index + 1): \(line) is not followed by a fenced block")
+            }
+        }
+    }
+
+    @Test("a snippet imports only the package's products and the toolchain's modules, as an app that depends on the package can")
+    func snippetsImportProducts() throws {
+        let manifest = try String(contentsOf: repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let products = Set(manifest.matches(of: /\.library\(name: "(\w+)"/).map { String($0.output.1) })
+        let toolchain: Set = ["Foundation", "Glibc", "Dispatch", "Distributed", "Synchronization", "Testing"]
+        let shown = try Markdown.allBlocks().filter { ["snippet", "excerpt"].contains($0.marker?.kind) && $0.language == "swift" }
+        for block in shown {
+            for match in block.text.matches(of: /(?m)^import (\w+)$/) {
+                let module = String(match.output.1)
+                #expect(products.contains(module) || toolchain.contains(module), "\(block.place) imports \(module), which is not a product")
+            }
+        }
+    }
+
     @Test("every output block names a snippet program, and every snippet program is shown somewhere")
     func outputsNameSnippets() throws {
         let blocks = try Markdown.allBlocks()
+        #expect(blocks.count { $0.marker?.kind == "output" } >= 12)
+        #expect(blocks.count { $0.marker?.kind == "demo" } == 2)
         for block in blocks where block.marker?.kind == "output" {
             #expect(Snippet.programs().contains(block.marker!.argument), "\(block.place): \(block.marker!.argument) is not a snippet program")
         }
@@ -64,7 +94,7 @@ struct DocumentationTests {
             let child = try ChildProcess(
                 [], environment: ["TMPDIR": folder.path, "XDG_RUNTIME_DIR": folder.path], executable: builtExecutable(name))
             defer { child.kill() }
-            let code = await child.wait(timeout: .seconds(120))
+            let code = await Self.finish(child, within: .seconds(120))
             let printed = child.standardOutput
             #expect(code == 0, "\(program) exited \(code.map(String.init) ?? "not within 120 s"): \(child.standardError)")
             for block in try Markdown.allBlocks() where block.marker?.kind == "output" && block.marker?.argument == program {
@@ -77,7 +107,9 @@ struct DocumentationTests {
     func demoQuotes() async throws {
         let quotes = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "demo" }
         #expect(!quotes.isEmpty)
-        let demo = try await scenectl(["demo"])
+        // In a folder of its own: the demo's own test looks for its scene processes by
+        // their socket's folder, which is in $TMPDIR.
+        let demo = try await withTemporaryFolder { folder in try await scenectl(["demo"], environment: ["TMPDIR": folder.path]) }
         #expect(demo.code == 0, "\(demo.err)")
         let printed = Markdown.anyPid(demo.out).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for quote in quotes {
@@ -116,12 +148,12 @@ struct DocumentationTests {
                     background.append((line, child))
                     continue
                 }
-                let code = await child.wait(timeout: .seconds(60))
+                let code = await Self.finish(child, within: .seconds(60))
                 let output = child.standardOutput + child.standardError
                 Self.expect(line, code: code, output: output)
             }
             for (line, child) in background {
-                let code = await child.wait(timeout: .seconds(60))
+                let code = await Self.finish(child, within: .seconds(60))
                 Self.expect(line, code: code, output: child.standardOutput + child.standardError)
             }
             #expect(await serve.wait(timeout: .seconds(60)) == 0, "the tour's last line should shut the coordinator down")
@@ -153,7 +185,7 @@ struct DocumentationTests {
             let resolved = try ChildProcess(
                 ["package", "--package-path", app, "--scratch-path", folder.file("build"), "show-dependencies"], executable: swift)
             defer { resolved.kill() }
-            let code = await resolved.wait(timeout: .seconds(300))
+            let code = await Self.finish(resolved, within: .seconds(300))
             #expect(code == 0, "\(resolved.standardError)")
             #expect(resolved.standardOutput.contains("scenecoordinator"), "\(resolved.standardOutput)")
         }
@@ -189,6 +221,14 @@ struct DocumentationTests {
                 #expect(await server.wait() == 0)
             }
         }
+    }
+
+    /// Waits for `child` to exit; when it does not within `limit`, kills it (so that its
+    /// output can be read to the end) and answers nil.
+    static func finish(_ child: ChildProcess, within limit: Duration) async -> Int32? {
+        if let code = await child.wait(timeout: limit) { return code }
+        child.kill()
+        return nil
     }
 
     /// `swift run scenectl …` as the built scenectl, for bash.

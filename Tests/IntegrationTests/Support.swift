@@ -297,7 +297,12 @@ final class ChildProcess {
         return terminationStatus
     }
 
-    var standardOutput: String { readToEnd(outputFD) }
+    /// What it wrote to standard output that ``readOutput(until:timeout:)`` has not
+    /// returned, to the end (it blocks until the process closes it: call once it ended).
+    var standardOutput: String {
+        defer { pendingOutput = "" }
+        return pendingOutput + readToEnd(outputFD)
+    }
     var standardError: String { readToEnd(errorFD) }
 
     private func readToEnd(_ fd: Int32) -> String {

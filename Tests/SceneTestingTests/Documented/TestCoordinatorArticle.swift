@@ -4,17 +4,20 @@ import SceneCore
 import SceneTesting
 import Testing
 
+/// The repository's Python example scene, found from this file's place in it.
+let script = URL(fileURLWithPath: #filePath)
+    .appendingPathComponent("../../../../Examples/python-scene/scene.py").standardized.path
+
+/// A manifest whose "notes" scene is that script, a process restarted whenever it dies.
+let manifestText = """
+    {"app": "notes", "scenes": [{"id": "notes", "kind": "window",
+      "launch": {"command": ["python3", "\(script)"]}, "restart": {"policy": "permanent"}}]}
+    """
+
 // snippet.hide
 // SceneTesting.docc/SceneTesting.md, "Testing several scenes together".
 struct TestCoordinatorArticle {
 // snippet.show
-/// A manifest whose "notes" scene is the repository's Python example, a process that is
-/// restarted whenever it dies (`swift test` runs in the package's folder).
-let manifestText = #"""
-    {"app": "notes", "scenes": [{"id": "notes", "kind": "window",
-      "launch": {"command": ["python3", "Examples/python-scene/scene.py"]}, "restart": {"policy": "permanent"}}]}
-    """#
-
 @Test("a killed permanent scene comes back with a new process")
 func restarted() async throws {
     let manifest = try Manifest.load(from: Data(manifestText.utf8))
