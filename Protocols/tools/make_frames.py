@@ -222,6 +222,12 @@ ok("scene.route: from a pushed window, the origin's scope presents it (via notes
 refused("scene.route: the origin's reject rule refuses a route from a window pushed from it", 23, "scene.route",
         {"from": "notes-1", "route": {"screen": "admin"}}, -32000, "route_rejected",
         setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
+refused("scene.phase: a window covered by one pushed from it stays background: covered_by_pushed_window", 23, "scene.phase",
+        {"instance": "main-1", "phase": "active"}, -32000, "covered_by_pushed_window",
+        setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
+refused("scene.focus: a window covered by one pushed from it is covered_by_pushed_window", 23, "scene.focus",
+        {"instance": "main-1"}, -32000, "covered_by_pushed_window",
+        setup=OPEN_MAIN + [{"method": "scene.push", "params": {"scene": "notes", "from": "main-1"}}])
 ok("scene.program: open main, push notes from $0, push a route in $1", 23, "scene.program", {"steps": [
     {"method": "scene.open", "params": {"scene": "main"}},
     {"method": "scene.push", "params": {"scene": "notes", "from": "$0"}},

@@ -103,6 +103,13 @@ struct ProtocolVectorTests {
         }
     }
 
+    @Test("request.json has a branch for every method, so that a request of any method is checked against its params")
+    func requestSchemaCoversMethods() throws {
+        let request = try #require(try SchemaValidator.load().schemas["request.json"])
+        let named = Set((request["oneOf"]?.arrayValue ?? []).compactMap { $0["properties"]?["method"]?["const"]?.stringValue })
+        for method in WireMethod.allCases { #expect(named.contains(method.rawValue), "\(method.rawValue)") }
+    }
+
     @Test("the spec names every method and every reason the code defines")
     func specCoversCode() throws {
         let spec = try String(contentsOf: protocolsFolder.appendingPathComponent("scene-protocol-v1.md"), encoding: .utf8)
