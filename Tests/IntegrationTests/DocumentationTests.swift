@@ -197,7 +197,7 @@ struct DocumentationTests {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    @Test("the README's Python scene, with its manifest as written, opens and answers title from any folder")
+    @Test("the README's Python scene, with its manifest as written, served from another folder, opens and answers title as the README says")
     func pythonSketch() async throws {
         let files = try Markdown.blocks(in: "README.md").filter { $0.marker?.kind == "file" && $0.marker!.argument.hasPrefix("sketch.") }
         #expect(Set(files.map { $0.marker!.argument }) == ["sketch.json", "sketch.py"])
@@ -209,15 +209,17 @@ struct DocumentationTests {
             }
             let check = try await scenectl(["check", "\(project)/sketch.json"])
             #expect(check.code == 0, "\(check.out)")
-            // Served from another folder: the manifest's own folder is where the scene runs.
-            let socket = folder.file("sketch.sock")
-            try await withChild(["serve", "--manifest", "\(project)/sketch.json", "--socket", socket]) { server in
-                _ = try await server.readOutput(until: "serving")
-                let opened = try await scenectl(["open", "sketch", "--socket", socket])
+            // Served from another folder (the manifest's own folder is where the scene runs),
+            // on the app's default socket, as the README's commands are: here under a
+            // runtime folder of the test's own, and with no $SCENE_SOCKET.
+            let environment = ["XDG_RUNTIME_DIR": folder.path, "SCENE_SOCKET": ""]
+            try await withChild(["serve", "--manifest", "\(project)/sketch.json"], environment: environment) { server in
+                _ = try await server.readOutput(until: "serving sketch on \(folder.path)/scenectl/sketch.sock")
+                let opened = try await scenectl(["--app", "sketch", "open", "sketch"], environment: environment)
                 #expect(opened.code == 0, "\(opened.err)")
-                let title = try await scenectl(["call", "sketch-1", "title", "--socket", socket])
+                let title = try await scenectl(["--app", "sketch", "call", "sketch-1", "title"], environment: environment)
                 #expect(title.out == #"{"title":"Sketch"}"# + "\n", "\(title.err)")
-                #expect(try await scenectl(["shutdown", "--socket", socket]).code == 0)
+                #expect(try await scenectl(["--app", "sketch", "shutdown"], environment: environment).code == 0)
                 #expect(await server.wait() == 0)
             }
         }
