@@ -3,7 +3,11 @@
 # core), each from its corpus (seeded as Fuzz/run.sh seeds it), whose new inputs are then
 # merged into it (libFuzzer's -merge=1 keeps the inputs that add coverage).
 #
-#   Fuzz/campaign.sh SECONDS [JOBS] [TARGET…]
+#   Fuzz/campaign.sh SECONDS [JOBS] [TARGET[=SECONDS]…]
+#
+# Named targets run in the order given (a job takes the next one as it finishes), each for
+# its own SECONDS when it names one: `Fuzz/campaign.sh 900 2 wire=4000 intents=3300
+# journal links manifest program schema session state`.
 #
 # Prints, and writes to .build/fuzz/campaign.md, a table per target: executions, edges
 # covered (libFuzzer's cov), corpus size and crashes; exits non-zero when any target
@@ -16,12 +20,24 @@ jobs="${2:-$(nproc)}"
 shift $(( $# >= 2 ? 2 : 1 ))
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && read -r -a targets <<< "$(cd "$root/Fuzz/targets" && ls *.swift | sed 's/\.swift$//' | tr '\n' ' ')"
+# Each target's own time: NAME=SECONDS, else SECONDS.
+declare -A time
+names=()
+for entry in "${targets[@]}"; do
+    name="${entry%%=*}"
+    [[ -f "$root/Fuzz/targets/$name.swift" ]] || { echo "campaign.sh: no target \"$name\"" >&2; exit 2; }
+    [[ "$entry" == *=* ]] && time[$name]="${entry#*=}" || time[$name]="$seconds"
+    [[ "${time[$name]}" =~ ^[0-9]+$ ]] || { echo "campaign.sh: \"$entry\": seconds must be a whole number" >&2; exit 2; }
+    names+=("$name")
+done
+targets=("${names[@]}")
 "$root/Fuzz/build.sh" "${targets[@]}"
 out="$root/.build/fuzz"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 one() {
-    local target="$1" corpus="$out/corpus/$1" fresh="$out/campaign/$1" artifacts="$out/artifacts/$1"
+    local target="${1%%=*}" seconds="${1#*=}"
+    local corpus="$out/corpus/$target" fresh="$out/campaign/$target" artifacts="$out/artifacts/$target"
     rm -rf "$fresh" && mkdir -p "$corpus" "$fresh" "$artifacts"
     python3 "$root/Fuzz/seeds.py" "$target" "$corpus" > /dev/null
     set +e
@@ -32,15 +48,15 @@ one() {
     set -e
 }
 export -f one
-export out seconds root
-printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'one {}'
+export out root
+for target in "${targets[@]}"; do echo "$target=${time[$target]}"; done | xargs -P "$jobs" -I{} bash -c 'one {}'
 
 report="$out/campaign.md"
 {
-    echo "Fuzz campaign from $started: ${seconds} s per target, $jobs at a time, on $(nproc) cores."
+    echo "Fuzz campaign from $started: $jobs target(s) at a time, on $(nproc) cores."
     echo
-    echo "| target | executions | per second | edges (cov) | corpus | crashes |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| target | seconds | executions | per second | edges (cov) | corpus | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
 } > "$report"
 total=0
 failed=0
@@ -52,7 +68,7 @@ for target in "${targets[@]}"; do
     crashes=$(( status == 0 ? 0 : 1 ))
     (( failed += crashes )) || true
     (( total += executions )) || true
-    echo "| $target | $executions | $(( executions / seconds )) | $coverage | $(ls "$out/corpus/$target" | wc -l) | $crashes |" >> "$report"
+    echo "| $target | ${time[$target]} | $executions | $(( executions / time[$target] )) | $coverage | $(ls "$out/corpus/$target" | wc -l) | $crashes |" >> "$report"
 done
 echo >> "$report"
 echo "In all: $total executions, $failed target(s) crashed." >> "$report"
