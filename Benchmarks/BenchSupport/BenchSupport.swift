@@ -29,6 +29,13 @@ public func option(_ name: String, default value: Double) -> Double {
     return parsed
 }
 
+/// The text after `name` on the command line, or nil.
+public func textOption(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
 /// A duration in seconds.
 public func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

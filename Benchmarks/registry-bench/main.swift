@@ -1,7 +1,8 @@
 // registry-bench: registry operations per second with 10, 1,000 and 100,000 live
 // instances, and the memory an idle instance costs.
 //
-// Run with `swift run -c release registry-bench [--seconds S] [--rounds N]`.
+// Run with `swift run -c release registry-bench [--seconds S] [--rounds N] [--live N]`
+// (--live: only that many live instances, 10, 1000 or 100000).
 //
 // One caller task, not on the main actor: a registry without a coordinator runs on an
 // executor of its own that the cooperative pool switches to on the caller's thread, so
@@ -49,11 +50,11 @@ struct Row {
 }
 
 /// Every case, from a task that is not on the main actor.
-func measure(duration: Double, rounds: Int) async throws -> (rows: [Row], memory: [String]) {
+func measure(duration: Double, rounds: Int, live counts: [Int]) async throws -> (rows: [Row], memory: [String]) {
     let manifest = try Manifest.load(from: Data(manifestText.utf8))
     var rows: [Row] = []
     var memoryLines: [String] = []
-    for live in [10, 1_000, 100_000] {
+    for live in counts {
         let registry = try SceneRegistry(manifest: manifest)
         let before = residentBytes()
         for value in 0..<live { _ = try await registry.open("doc", value: .integer(value)) }
@@ -83,15 +84,17 @@ func measure(duration: Double, rounds: Int) async throws -> (rows: [Row], memory
 
 let duration = option("--seconds", default: 1)
 let rounds = max(1, Int(option("--rounds", default: 3)))
+let counts = textOption("--live").flatMap { Int($0) }.map { [$0] } ?? [10, 1_000, 100_000]
 print("registry-bench: \(rounds) rounds of \(duration) s per case, one caller task; operations per second, min / median / max")
-let (rows, memoryLines) = try await measure(duration: duration, rounds: rounds)
+let (rows, memoryLines) = try await measure(duration: duration, rounds: rounds, live: counts)
 
 for row in rows {
     print("  " + padded("\(row.live) live, \(row.label)", 40) + spread(row.figures, format: "%9.0f"))
 }
 for label in ["open + focus + dismiss", "deep links"] {
-    let small = rows.first { $0.live == 10 && $0.label == label }!
-    let large = rows.first { $0.live == 100_000 && $0.label == label }!
+    guard let small = rows.first(where: { $0.live == 10 && $0.label == label }),
+        let large = rows.first(where: { $0.live == 100_000 && $0.label == label })
+    else { continue }
     print("  cost per operation, 100,000 vs 10 live instances, \(label): \(String(format: "%.2f", median(small.figures) / median(large.figures)))x")
 }
 print("memory per idle instance (RSS growth while opening them, divided by their number):")
