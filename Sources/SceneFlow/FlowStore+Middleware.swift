@@ -24,6 +24,11 @@ extension FlowStore {
     /// The handles of the middleware chain, in the order they run.
     public var middlewareHandles: [MiddlewareHandle] { chain.map(\.handle) }
 
+    /// Whether any middleware is in the chain. Without one, an intent's outcome says all
+    /// it did: `changed` moved the path (or dropped queued modals), `queued` added one
+    /// modal to the queue, and `unchanged` and `rejected` changed nothing.
+    @inlinable public var hasMiddleware: Bool { !chain.isEmpty }
+
     /// Appends `middleware` to the end of the chain.
     ///
     /// - Records ``MiddlewareChange/added(_:name:index:)``.

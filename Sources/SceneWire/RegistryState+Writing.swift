@@ -8,7 +8,8 @@ private struct StateWriting {
     let immersive: InstanceID?
     let pendingLink: String?
     let phase: ScenePhase
-    let scenes: [RegistryState<JSONValue>.Scene]
+    /// The `scenes` array, written (asked for by the last slice only).
+    let scenes: () -> [UInt8]
     let seq: UInt64
     let count: Int
     /// The instances at a range of the id order.
@@ -34,12 +35,9 @@ private struct StateWriting {
             WireCodec.write(pendingLink, to: &output)
             JSONValue.append(#","phase":"#, to: &output)
             JSONValue.writeQuoted(phase.rawValue, to: &output)
-            JSONValue.append(#","scenes":["#, to: &output)
-            for (number, scene) in scenes.enumerated() {
-                if number > 0 { output.append(UInt8(ascii: ",")) }
-                SceneObject(scene).write(to: &output)
-            }
-            JSONValue.append(#"],"seq":"#, to: &output)
+            JSONValue.append(#","scenes":"#, to: &output)
+            output.append(contentsOf: scenes())
+            JSONValue.append(#","seq":"#, to: &output)
             JSONValue.writeInteger(Int(seq), to: &output)
             output.append(UInt8(ascii: "}"))
         } else {
@@ -50,13 +48,25 @@ private struct StateWriting {
             }
         }
     }
+
+    /// The declared scenes as the `scenes` array of a `state` result.
+    static func written(_ scenes: [RegistryState<JSONValue>.Scene]) -> [UInt8] {
+        var output: [UInt8] = [UInt8(ascii: "[")]
+        for (number, scene) in scenes.enumerated() {
+            if number > 0 { output.append(UInt8(ascii: ",")) }
+            SceneObject(scene).write(to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+        return output
+    }
 }
 
 extension RegistryState: WireWritableInSlices, WireWritable where R == JSONValue {
     private var writing: StateWriting {
         StateWriting(
-            app: app, focused: focused, immersive: immersive, pendingLink: pendingLink, phase: phase, scenes: scenes,
-            seq: seq, count: instances.count, instances: { Array(self.instances[$0]) })
+            app: app, focused: focused, immersive: immersive, pendingLink: pendingLink, phase: phase,
+            scenes: { StateWriting.written(self.scenes) }, seq: seq, count: instances.count,
+            instances: { Array(self.instances[$0]) })
     }
 
     public var sliceCount: Int { writing.sliceCount }
@@ -74,15 +84,17 @@ extension RegistryState: WireWritableInSlices, WireWritable where R == JSONValue
 extension RegistryStateCapture: WireWritableInSlices, WireWritable where R == JSONValue {
     private var writing: StateWriting {
         StateWriting(
-            app: app, focused: focused, immersive: immersive, pendingLink: pendingLink, phase: phase, scenes: scenes,
-            seq: seq, count: count, instances: { self.instances($0) })
+            app: app, focused: focused, immersive: immersive, pendingLink: pendingLink, phase: phase,
+            scenes: { self.scenes(writtenBy: StateWriting.written) }, seq: seq, count: count,
+            instances: { self.instances($0) })
     }
 
     public var sliceCount: Int { writing.sliceCount }
 
     /// Writes the `state` result; each slice of instances is made as it is written.
     public func write(to output: inout [UInt8]) {
-        for index in 0..<sliceCount { writeSlice(index, to: &output) }
+        let writing = self.writing
+        for index in 0..<writing.sliceCount { writing.writeSlice(index, to: &output) }
     }
 
     public func writeSlice(_ index: Int, to output: inout [UInt8]) {

@@ -46,6 +46,38 @@ struct FlowEventTests {
         await events.finish()
     }
 
+    @Test("dismissing a modal whose queued successor is the same route is a flow.changed: the path reads the same, the queue is shorter")
+    func dequeuedTheSame() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        _ = try await notes.send(.sheet("share"))
+        let events = RegistryEventRecorder(registry)
+        #expect(try await notes.send(.dismiss).name == "changed")
+        await events.receive(.flowChanged(
+            id("notes-1"), path: [.sheet("share")], queue: [], cause: FlowCause(by: .control, intent: "dismiss")))
+        await events.finish()
+    }
+
+    @Test("rejected and unchanged intents are no flow event: a rejection is request.rejected alone")
+    func nothingMoved() async throws {
+        let registry = try demoRegistry()
+        _ = try await registry.open("notes")
+        let notes = try #require(await registry.instance(id("notes-1")))
+        _ = try await notes.send(.sheet("share"))
+        let events = RegistryEventRecorder(registry)
+        #expect(try await notes.send(.push("a")).name == "rejected")
+        #expect(try await notes.send(.pushUnique("b")).name == "rejected")
+        _ = try await notes.send(.dismiss)
+        #expect(try await notes.send(.pop).name == "unchanged")
+        #expect(try await notes.send(.dismiss).name == "unchanged")
+        await events.receive(.requestRejected(request: "flow.send", reason: .flow(.pushBlockedByModalTail)))
+        await events.receive(.requestRejected(request: "flow.send", reason: .flow(.pushBlockedByModalTail)))
+        await events.receive(.flowChanged(id("notes-1"), path: [], queue: [], cause: FlowCause(by: .control, intent: "dismiss")))
+        await events.finish()
+    }
+
     @Test("a reset that keeps the path but drops the queue is a flow.changed")
     func queueDropped() async throws {
         let registry = try demoRegistry()

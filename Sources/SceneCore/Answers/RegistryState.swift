@@ -1,5 +1,6 @@
 public import SceneFlow
 public import SceneJSON
+import SceneSync
 
 /// Everything a registry holds, as one value: what `state` answers.
 public struct RegistryState<R: Route>: Hashable, Sendable {
@@ -61,9 +62,23 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     let geometries: [String: SceneGeometry]
     /// Immersive spaces whose style was changed from their declared one.
     let styles: [InstanceID: ImmersionStyle]
+    /// What of the state comes from the declarations alone, shared by every capture.
+    let declared: DeclaredState<R>
 
     /// How many instances are open.
     public var count: Int { entries.count }
+
+    /// The declared scenes as `write` encodes them: encoded by the first capture of the
+    /// registry that asks, then kept (the declarations never change), so that a writer
+    /// answering `state` again and again encodes them once.
+    package func scenes(writtenBy write: ([RegistryState<R>.Scene]) -> [UInt8]) -> [UInt8] {
+        declared.encodedScenes.withLock { encoded in
+            if let encoded { return encoded }
+            let bytes = write(declared.scenes)
+            encoded = bytes
+            return bytes
+        }
+    }
 
     /// The open instances at `range` of the id order.
     public func instances(_ range: Range<Int>) -> [InstanceInfo<R>] {
@@ -83,6 +98,26 @@ public struct RegistryStateCapture<R: Route>: Sendable {
         RegistryState(
             app: app, scenes: scenes, instances: instances(0..<count), focused: focused, immersive: immersive,
             pendingLink: pendingLink, phase: phase, seq: seq)
+    }
+}
+
+/// The parts of a registry's state that its declarations alone decide, made once with the
+/// registry.
+final class DeclaredState<R: Route>: Sendable {
+    /// The scenes, in declaration order.
+    let scenes: [RegistryState<R>.Scene]
+    /// Each scene's rank among the scene ids in order: the high bits of its instances'
+    /// sort keys.
+    let ranks: [String: UInt64]
+    /// Each scene's geometry, by scene id.
+    let geometries: [String: SceneGeometry]
+    /// The scenes as the one writer that asked encoded them (``RegistryStateCapture/scenes(writtenBy:)``).
+    let encodedScenes = Locked<[UInt8]?>(nil)
+
+    init(_ declarations: [SceneDeclaration<R>]) {
+        scenes = declarations.map { .init(id: $0.id, kind: $0.kind, instances: $0.instances, restore: $0.restore) }
+        ranks = Dictionary(uniqueKeysWithValues: declarations.map(\.id).sorted().enumerated().map { ($1, UInt64($0)) })
+        geometries = Dictionary(declarations.map { ($0.id, $0.geometry) }, uniquingKeysWith: { _, last in last })
     }
 }
 

@@ -20,7 +20,7 @@ public actor SceneInstance<R: Route> {
     /// Where it is in its life.
     public internal(set) var phase: ScenePhase = .opening
     /// Its navigation flow.
-    var flow = FlowStore<R>()
+    @usableFromInline var flow = FlowStore<R>()
 
     private nonisolated let executor: RegistryExecutor
     private nonisolated let log: RegistryEventLog<R>
@@ -39,13 +39,14 @@ public actor SceneInstance<R: Route> {
     }
 
     /// The visible path.
-    public var path: [RouteStep<R>] { flow.path }
+    @inlinable public var path: [RouteStep<R>] { flow.path }
 
     /// The modals queued behind the visible one.
-    public var queuedModals: [RouteStep<R>] { flow.queuedModals }
+    @inlinable public var queuedModals: [RouteStep<R>] { flow.queuedModals }
 
     /// Applies one intent (see `FlowStore.send(_:)`); `by` says who asked, for the
     /// `flow.changed` event's cause.
+    @_specialize(where R == JSONValue)
     @discardableResult
     public func send(_ intent: FlowIntent<R>, by source: FlowCause.Source = .control) throws(RegistryRejection)
         -> FlowOutcome<R>
@@ -64,6 +65,7 @@ public actor SceneInstance<R: Route> {
 
     /// Resets the path to `steps`, atomically; steps that break the modal rule are
     /// rejected `invalid_plan` (`FlowRejection.invalidPlan`), as a `reset` intent is.
+    @_specialize(where R == JSONValue)
     @discardableResult
     public func apply(steps: [RouteStep<R>], by source: FlowCause.Source = .control) throws(RegistryRejection)
         -> FlowOutcome<R>
@@ -73,6 +75,7 @@ public actor SceneInstance<R: Route> {
     }
 
     /// Applies a batch (see `FlowStore.batch(_:stopOnFailure:)`): one `flow.changed`.
+    @_specialize(where R == JSONValue)
     @discardableResult
     public func batch(
         _ intents: [FlowIntent<R>], stopOnFailure: Bool = false, by source: FlowCause.Source = .control
@@ -88,6 +91,7 @@ public actor SceneInstance<R: Route> {
     }
 
     /// Applies a transaction (see `FlowStore.transaction(_:)`): all or nothing.
+    @_specialize(where R == JSONValue)
     @discardableResult
     public func transaction(_ intents: [FlowIntent<R>], by source: FlowCause.Source = .control) throws(RegistryRejection)
         -> FlowTransactionOutcome<R>
@@ -166,6 +170,23 @@ public actor SceneInstance<R: Route> {
     /// it changed, or `flow.queued` for a modal queued. `naming`: whether the cause names
     /// the intent (a plan reset through `flow.apply` is no intent of the caller's).
     func perform(_ intent: FlowIntent<R>, request: String, by source: FlowCause.Source, naming: Bool = true) -> FlowOutcome<R> {
+        guard flow.hasMiddleware else {
+            // No follow-ups: the outcome says what moved, without comparing the paths (a
+            // cost that grows with the path's depth).
+            let outcome = flow.send(intent)
+            switch outcome {
+            case .changed:
+                let cause = FlowCause(by: source, intent: naming ? intent.name : nil)
+                log.emit(.flowChanged(id, path: flow.path, queue: flow.queuedModals, cause: cause))
+            case .queued(let step):
+                log.emit(.flowQueued(id, step: step, queue: flow.queuedModals))
+            case .rejected(let reason):
+                log.emit(.requestRejected(request: request, reason: .flow(reason)))
+            case .unchanged:
+                break
+            }
+            return outcome
+        }
         let before = (flow.path, flow.queuedModals)
         let outcome = flow.send(intent)
         if case .rejected(let reason) = outcome {

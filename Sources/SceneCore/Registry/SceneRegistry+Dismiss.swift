@@ -25,6 +25,7 @@ extension SceneRegistry {
     /// - Refused `close_vetoed` when one refuses, `not_open` when the instance is not open
     ///   (also when it went while it was asked).
     /// - An instance still opening is never asked: it is cancelled.
+    @_specialize(where R == JSONValue)
     @discardableResult
     public func dismiss(_ id: InstanceID, force: Bool = false) async throws(RegistryRejection) -> [InstanceID] {
         // Forced, it asks nobody and never waits: done in this step.
@@ -42,6 +43,7 @@ extension SceneRegistry {
 
     /// ``dismiss(_:force:closingItself:)`` as far as it goes now: done, unless someone must
     /// be asked.
+    @_specialize(where R == JSONValue)
     package func beginDismiss(_ id: InstanceID, force: Bool = false, closingItself: Bool = false) -> RegistryStep<R, [InstanceID]> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             guard book.records[id] != nil else { throw .instanceNotOpen(id) }
@@ -74,6 +76,7 @@ extension SceneRegistry {
 
     /// ``dismiss(scene:value:force:)`` as far as it goes now: done, unless some instance
     /// must be asked.
+    @_specialize(where R == JSONValue)
     package func beginDismiss(scene: String, value: JSONValue? = nil, force: Bool = false) -> RegistryStep<R, DismissOutcome> {
         step("scene.dismiss") { () throws(RegistryRejection) in
             let targets = try book.dismissTargets(scene, value: value).get()

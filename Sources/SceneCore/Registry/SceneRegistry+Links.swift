@@ -1,4 +1,5 @@
 public import SceneFlow
+import SceneJSON
 import SceneLinks
 
 /// What a deep link did.
@@ -33,12 +34,14 @@ extension SceneRegistry {
     /// target: an open instance of that declaration (single: it; per-value: the one with
     /// the link's value; multiple: the most recently focused) or else a new instance, by
     /// every open rule → the plan applied atomically → that instance focused.
+    @_specialize(where R == JSONValue)
     public func openLink(_ url: String) async -> LinkOutcome<R> {
         await linkOutcome(beginLink(url))
     }
 
     /// ``openLink(_:)`` as far as it goes now: done, unless the target instance is still
     /// opening or must start.
+    @_specialize(where R == JSONValue)
     package func beginLink(_ url: String) -> RegistryStep<R, LinkOutcome<R>> {
         apply(links.open(url), url: url)
     }

@@ -119,6 +119,7 @@ extension SceneRegistry {
     ///   `multiple`: a new one each time, up to its maximum.
     /// - Immersive spaces: at most one open; another one is refused
     ///   `immersive_space_busy` (policy `reject`) or replaces it (policy `replace`).
+    @_specialize(where R == JSONValue)
     @discardableResult
     package func open(_ scene: String, value: JSONValue? = nil) async throws(RegistryRejection) -> OpenOutcome<R> {
         try await finish(beginOpen(scene, value: value)).get()
@@ -126,6 +127,7 @@ extension SceneRegistry {
 
     /// ``open(_:value:)`` as far as it goes now: done, unless the instance is still
     /// opening or what backs a new one must start.
+    @_specialize(where R == JSONValue)
     package func beginOpen(_ scene: String, value: JSONValue? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.open") { () throws(RegistryRejection) in try openStep(scene, value: value) }
     }
@@ -145,6 +147,7 @@ extension SceneRegistry {
 
     /// ``push(_:value:from:)`` as far as it goes now: done, unless what backs the pushed
     /// window must start.
+    @_specialize(where R == JSONValue)
     package func beginPush(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, InstanceInfo<R>> {
         step("scene.push") { () throws(RegistryRejection) in try pushStep(scene, value: value, from: from) }
     }

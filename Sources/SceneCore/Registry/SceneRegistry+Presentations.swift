@@ -36,6 +36,7 @@ extension SceneRegistry {
     }
 
     /// ``present(_:value:from:)`` as far as it goes now: it waits, at least for the result.
+    @_specialize(where R == JSONValue)
     package func beginPresent(_ scene: String, value: JSONValue? = nil, from: InstanceID) -> RegistryStep<R, PresentOutcome<R>> {
         step("scene.present") { () throws(RegistryRejection) in
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening else {

@@ -24,6 +24,7 @@ extension SceneRegistry {
     }
 
     /// ``reopen(_:)`` as far as it goes now.
+    @_specialize(where R == JSONValue)
     package func beginReopen(_ scene: String? = nil) -> RegistryStep<R, OpenOutcome<R>> {
         step("scene.reopen") { () throws(RegistryRejection) in
             if let scene, declarationsByID[scene] == nil { throw .unknownScene(scene) }

@@ -82,6 +82,7 @@ extension SceneRegistry {
 
     /// ``route(_:from:)`` as far as it goes now: done, unless a deciding scene is asked,
     /// or the claiming scene's instance is still opening or must start.
+    @_specialize(where R == JSONValue)
     package func beginRoute(_ route: R, from: InstanceID) -> RegistryStep<R, RouteOutcome<R>> {
         step("scene.route") { () throws(RegistryRejection) in
             guard instances[from] != nil, let record = book.records[from], record.phase != .opening

@@ -90,6 +90,7 @@ extension SceneRegistry {
     ///   `unknown_signal` when the scene declares an interface without `signal` (each also a
     ///   `request.rejected`); -32602 when the payload breaks the schema the interface gives
     ///   the signal (no event).
+    @_specialize(where R == JSONValue)
     public func emit(_ signal: String, payload: JSONValue?, from id: InstanceID) throws(SceneError) {
         let interface = declarationsByID[id.scene]?.interface
         do throws(RegistryRejection) {

@@ -17,7 +17,7 @@ extension SceneRegistry {
     // Pre-specialized for the wire's routes: a coordinator reads the state of a registry
     // of JSON routes, and the generic version of this loop costs twice as much per
     // instance (measured with 100,000 instances).
-    @_specialize(exported: true, where R == JSONValue)
+    @_specialize(where R == JSONValue)
     public func captureState() -> RegistryStateCapture<R> {
         var unordered: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])] = []
         unordered.reserveCapacity(instances.count)
@@ -25,16 +25,15 @@ extension SceneRegistry {
             let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
             unordered.append((id, path, queue))
         }
-        let ranks = Dictionary(uniqueKeysWithValues: declarations.map(\.id).sorted().enumerated().map { ($1, UInt64($0)) })
+        let declared = declaredState
         var keyed = unordered.indices.map { index in
-            (key: (ranks[unordered[index].id.scene] ?? 0) << 50 | UInt64(unordered[index].id.number), index: index)
+            (key: (declared.ranks[unordered[index].id.scene] ?? 0) << 50 | UInt64(unordered[index].id.number), index: index)
         }
         keyed.sort { $0.key < $1.key }
         return RegistryStateCapture(
-            app: app,
-            scenes: declarations.map { .init(id: $0.id, kind: $0.kind, instances: $0.instances, restore: $0.restore) },
-            focused: book.focused, immersive: book.immersive, pendingLink: links.pending?.url,
-            phase: book.aggregatePhase, seq: log.seq, entries: keyed.map { unordered[$0.index] }, records: book.records,
-            geometries: declarationsByID.mapValues(\.geometry), styles: styles)
+            app: app, scenes: declared.scenes, focused: book.focused, immersive: book.immersive,
+            pendingLink: links.pending?.url, phase: book.aggregatePhase, seq: log.seq,
+            entries: keyed.map { unordered[$0.index] }, records: book.records, geometries: declared.geometries,
+            styles: styles, declared: declared)
     }
 }

@@ -1,6 +1,7 @@
 public import SceneSync
 public import SceneFlow
 public import SceneLinks
+import SceneJSON
 
 /// A program's say over interactive closes: answers whether `instance` may close.
 public typealias ClosePolicy = @Sendable (_ instance: InstanceID) async -> Bool
@@ -21,6 +22,8 @@ public actor SceneRegistry<R: Route> {
     /// The declarations, in declaration order.
     public nonisolated let declarations: [SceneDeclaration<R>]
     let declarationsByID: [String: SceneDeclaration<R>]
+    /// What `state` tells of the declarations, made once.
+    nonisolated let declaredState: DeclaredState<R>
     var book: RegistryBook
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
@@ -118,6 +121,7 @@ public actor SceneRegistry<R: Route> {
         self.app = app
         self.declarations = declarations
         self.declarationsByID = byID
+        self.declaredState = DeclaredState(declarations)
         self.supervision = GroupSupervision(groups: byID.compactMapValues(\.group))
         self.processes = processes
         self.closePolicy = closePolicy
@@ -197,6 +201,7 @@ public actor SceneRegistry<R: Route> {
 
     /// The instance actor behind `id` for `request`; an instance that is not open is
     /// refused `not_open`, and the refusal is a `request.rejected` event.
+    @_specialize(where R == JSONValue)
     public func openInstance(_ id: InstanceID, for request: String) throws(RegistryRejection) -> SceneInstance<R> {
         try rejectingSync(request) { (self) throws(RegistryRejection) in
             guard let instance = self.instances[id] else { throw .instanceNotOpen(id) }
