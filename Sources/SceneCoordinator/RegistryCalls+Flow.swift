@@ -108,22 +108,9 @@ extension FlowCause.Source {
 extension SceneRegistry {
     /// `body` on the flow of open instance `id`, for `method`: its rejection when `id` is
     /// not open or `body` refuses.
-    ///
-    /// ``SceneRegistry/withInstance(_:for:_:)``'s work, written here so that it is made for
-    /// the registry's route type with `body`: the instance's methods `body` calls are then
-    /// the ones the registry made for JSON routes, not the generic ones.
     func onFlow<T: Sendable>(
         of id: InstanceID, for method: WireMethod, _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
     ) throws(CallFailure) -> T {
-        let instance = try CallFailure.registry { () throws(RegistryRejection) in try openInstance(id, for: method.rawValue) }
-        // Every instance runs on its registry's executor, so it is isolated here too.
-        let result: Result<T, RegistryRejection> = instance.assumeIsolated { instance in
-            do throws(RegistryRejection) {
-                return .success(try body(instance))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try CallFailure.registry { () throws(RegistryRejection) in try result.get() }
+        try CallFailure.registry { () throws(RegistryRejection) in try withInstance(id, for: method.rawValue, body) }
     }
 }
