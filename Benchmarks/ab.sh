@@ -43,6 +43,9 @@ for build in "$a" "$b"; do
 done
 source Benchmarks/load.sh
 [[ ${#cases[@]} -gt 0 ]] || cases=("${load_cases[@]}")
+for name in "${cases[@]}"; do
+    [[ " ${load_cases[*]} " == *" $name "* ]] || { echo "ab.sh: no case \"$name\" (cases: ${load_cases[*]})" >&2; exit 2; }
+done
 load_init ab.sh
 ticks="$(getconf CLK_TCK)"
 results="$work/results.tsv"

@@ -44,8 +44,8 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-all=(ping flow-send flow-shared flow-state flow-durable scene-open state scene-call swift-scene
-     flow-subscriber registry typed-calls in-process-call)  # the first nine are Benchmarks/load.sh's
+source Benchmarks/load.sh
+all=("${load_cases[@]}" flow-subscriber registry typed-calls in-process-call)
 [[ ${#cases[@]} -gt 0 ]] || cases=("${all[@]}")
 for name in "${cases[@]}"; do
     [[ " ${all[*]} " == *" $name "* ]] || { echo "profile.sh: no case \"$name\" (cases: ${all[*]})" >&2; exit 2; }
@@ -63,7 +63,6 @@ fi
 bin="$(swift build -c release --show-bin-path)"
 out="$root/Benchmarks/profiles"
 mkdir -p "$out"
-source Benchmarks/load.sh
 load_init profile.sh
 
 index="$work/index.md"
