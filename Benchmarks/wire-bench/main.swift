@@ -45,7 +45,12 @@ func argument(after name: String) -> String? {
 let duration = option("--seconds", default: 2)
 let rounds = max(1, Int(option("--rounds", default: 3)))
 let withDBus = CommandLine.arguments.contains("--dbus")
-let concurrency = [1, 16, 64]
+/// `--only KEY,KEY…`: only these cases (keys as in the figures' table: echo, ping, flow,
+/// flowstate, flowshared, open, state, durable, swiftping, call, swiftscene, dbus, swift,
+/// typed), whose figures are printed, and nothing else is run: for a profiler, or two
+/// cases compared in one run. With it, `--callers N` runs them at N callers only.
+let only = textOption("--only").map { Set($0.split(separator: ",").map(String.init)) }
+let concurrency = only != nil ? textOption("--callers").flatMap(Int.init).map { [max(1, $0)] } ?? [1, 16, 64] : [1, 16, 64]
 
 let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
     .deletingLastPathComponent()
@@ -376,6 +381,16 @@ func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) asy
     return measurement
 }
 
+if let only {
+    let unknown = only.subtracting(cases.map(\.key))
+    cases.removeAll { !only.contains($0.key) }
+    guard unknown.isEmpty, !cases.isEmpty else {
+        FileHandle.standardError.write(Data("wire-bench: no case \(unknown.sorted().joined(separator: ", ")) at \(concurrency) callers (--dbus for dbus)\n".utf8))
+        servers.stopAll()
+        try? FileManager.default.removeItem(at: work)
+        exit(2)
+    }
+}
 let cores = ProcessInfo.processInfo.activeProcessorCount
 print("wire-bench: \(cores) cores; \(rounds) rounds of \(Int(duration)) s per case; D-Bus: \(withDBus ? "measured" : "skipped (run with --dbus)")")
 for round in 1...rounds {
@@ -383,6 +398,20 @@ for round in 1...rounds {
         cases[index].runs.append(try await measure(cases[index]))
     }
     print("  round \(round) of \(rounds) done")
+}
+if only != nil {
+    // The chosen cases' medians, and each against the first: then stop.
+    let first = cases[0]
+    for entry in cases {
+        let cpu = entry.runs.compactMap(\.cpu)
+        let figures = String(format: "%.0f/s (p50 %.1f µs, p99 %.1f µs", entry.median(\.perSecond), entry.median(\.p50), entry.median(\.p99))
+            + (cpu.isEmpty ? "" : String(format: ", server CPU %.1f µs", BenchSupport.median(cpu)))
+            + String(format: "), %.3fx ", entry.median(\.perSecond) / first.median(\.perSecond))
+        print("\(entry.label), \(entry.callers) callers: \(figures)\(first.key)")
+    }
+    servers.stopAll()
+    try? FileManager.default.removeItem(at: work)
+    exit(0)
 }
 
 // MARK: Scale
