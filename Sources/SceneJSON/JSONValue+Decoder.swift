@@ -23,42 +23,78 @@ extension JSONValue {
     /// - Throws: `DecodingError` with the coding path of the first mismatch.
     public func decoded<T: Decodable>(as type: T.Type = T.self, userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
         if T.self == JSONValue.self { return unsafeBitCast(self, to: T.self) }
-        return try T(from: JSONValueDecoder(value: self, codingPath: [], userInfo: userInfo))
+        return try T(from: JSONValueDecoder(value: self, codingPath: [], info: .given(userInfo)))
+    }
+
+    /// Decodes a `Decodable` value from this JSON, with `context` giving the decoder's
+    /// `userInfo` if a type being decoded asks for it (most never do: nothing is made for
+    /// them).
+    ///
+    /// - Throws: `DecodingError` with the coding path of the first mismatch.
+    package func decoded<T: Decodable>(as type: T.Type = T.self, context: some DecodingContext) throws -> T {
+        if T.self == JSONValue.self { return unsafeBitCast(self, to: T.self) }
+        return try T(from: JSONValueDecoder(value: self, codingPath: [], info: .context(context)))
     }
 
     /// Encodes an `Encodable` value straight into JSON, without going through bytes.
     public static func encoded<T: Encodable>(_ value: T) throws -> JSONValue {
-        if T.self == JSONValue.self { return unsafeBitCast(value, to: JSONValue.self) }
+        // A number, string or flag needs no encoder.
+        if let json = JSONValueEncoder.leaf(value) { return json }
         let node = JSONValueEncoder.Node()
         try JSONValueEncoder.encode(value, into: node, path: [])
         return node.value
     }
 }
 
+/// Where a decoder's `userInfo` comes from when a type being decoded asks for it: a class
+/// that has something to offer (a distributed actor system, say) passes itself, and the
+/// dictionary is made only when asked for, which most types never do.
+package protocol DecodingContext: AnyObject, Sendable {
+    /// What the decoder's `userInfo` holds.
+    var decodingUserInfo: [CodingUserInfoKey: Any] { get }
+}
+
 /// A `Decoder` over a ``JSONValue`` tree.
 struct JSONValueDecoder: Decoder {
+    /// A decoder's `userInfo`: given, or made from a context when asked for.
+    enum Info {
+        case given([CodingUserInfoKey: Any])
+        case context(any DecodingContext)
+
+        static var none: Info { .given([:]) }
+
+        var userInfo: [CodingUserInfoKey: Any] {
+            switch self {
+            case .given(let userInfo): return userInfo
+            case .context(let context): return context.decodingUserInfo
+            }
+        }
+    }
+
     let value: JSONValue
     let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any]
+    let info: Info
 
-    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any] = [:]) {
+    var userInfo: [CodingUserInfoKey: Any] { info.userInfo }
+
+    init(value: JSONValue, codingPath: [any CodingKey], info: Info = .none) {
         self.value = value
         self.codingPath = codingPath
-        self.userInfo = userInfo
+        self.info = info
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, userInfo: userInfo))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, info: info))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let values) = value else { throw mismatch([JSONValue].self, value, codingPath) }
-        return UnkeyedContainer(values: values, codingPath: codingPath, userInfo: userInfo)
+        return UnkeyedContainer(values: values, codingPath: codingPath, info: info)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleContainer(value: value, codingPath: codingPath, userInfo: userInfo)
+        SingleContainer(value: value, codingPath: codingPath, info: info)
     }
 }
 
@@ -66,35 +102,39 @@ private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingK
     .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type), found \(value)"))
 }
 
-/// Converts a JSON value to a primitive the way `JSONDecoder` does: numbers convert when
-/// they fit exactly.
-private func primitive<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T {
-    switch (type, value) {
-    case (is Bool.Type, .bool(let flag)): return flag as! T
-    case (is String.Type, .string(let text)): return text as! T
-    case (is Double.Type, _):
-        if let number = value.doubleValue { return number as! T }
-    case (is Float.Type, _):
-        if let number = value.doubleValue { return Float(number) as! T }
-    default:
-        break
+/// Converts a JSON value to a standard library number, string or flag the way
+/// `JSONDecoder` does (numbers convert when they fit exactly); nil when `T` is none of
+/// those.
+///
+/// Decided by the static type, compared as metadata (a pointer each), with no dynamic
+/// cast: every member of every decoded struct comes through here.
+private func primitive<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T? {
+    func `is`<P>(_: P.Type) -> Bool { ObjectIdentifier(T.self) == ObjectIdentifier(P.self) }
+    func fits<P>(_ converted: P?) throws -> T {
+        guard let converted else { throw mismatch(type, value, path) }
+        return unsafeBitCast(converted, to: T.self)
     }
-    if let integer = value.intValue {
-        switch type {
-        case is Int.Type: return integer as! T
-        case is Int8.Type: if let exact = Int8(exactly: integer) { return exact as! T }
-        case is Int16.Type: if let exact = Int16(exactly: integer) { return exact as! T }
-        case is Int32.Type: if let exact = Int32(exactly: integer) { return exact as! T }
-        case is Int64.Type: return Int64(integer) as! T
-        case is UInt.Type: if let exact = UInt(exactly: integer) { return exact as! T }
-        case is UInt8.Type: if let exact = UInt8(exactly: integer) { return exact as! T }
-        case is UInt16.Type: if let exact = UInt16(exactly: integer) { return exact as! T }
-        case is UInt32.Type: if let exact = UInt32(exactly: integer) { return exact as! T }
-        case is UInt64.Type: if let exact = UInt64(exactly: integer) { return exact as! T }
-        default: break
-        }
+    if `is`(Int.self) { return try fits(value.intValue) }
+    if `is`(String.self) {
+        guard case .string(let text) = value else { throw mismatch(type, value, path) }
+        return unsafeBitCast(text, to: T.self)
     }
-    throw mismatch(type, value, path)
+    if `is`(Bool.self) {
+        guard case .bool(let flag) = value else { throw mismatch(type, value, path) }
+        return unsafeBitCast(flag, to: T.self)
+    }
+    if `is`(Double.self) { return try fits(value.doubleValue) }
+    if `is`(Float.self) { return try fits(value.doubleValue.map(Float.init)) }
+    if `is`(Int8.self) { return try fits(value.intValue.flatMap(Int8.init(exactly:))) }
+    if `is`(Int16.self) { return try fits(value.intValue.flatMap(Int16.init(exactly:))) }
+    if `is`(Int32.self) { return try fits(value.intValue.flatMap(Int32.init(exactly:))) }
+    if `is`(Int64.self) { return try fits(value.intValue.map(Int64.init)) }
+    if `is`(UInt.self) { return try fits(value.intValue.flatMap(UInt.init(exactly:))) }
+    if `is`(UInt8.self) { return try fits(value.intValue.flatMap(UInt8.init(exactly:))) }
+    if `is`(UInt16.self) { return try fits(value.intValue.flatMap(UInt16.init(exactly:))) }
+    if `is`(UInt32.self) { return try fits(value.intValue.flatMap(UInt32.init(exactly:))) }
+    if `is`(UInt64.self) { return try fits(value.intValue.flatMap(UInt64.init(exactly:))) }
+    return nil
 }
 
 private struct IndexKey: CodingKey {
@@ -111,7 +151,7 @@ private struct IndexKey: CodingKey {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any]
+    let info: JSONValueDecoder.Info
 
     var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
 
@@ -128,38 +168,38 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try member(key)
-        return try JSONValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo).decodeValue(type)
+        return try JSONValueDecoder(value: value, codingPath: codingPath + [key], info: info).decodeValue(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).container(keyedBy: type)
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], info: info).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).unkeyedContainer()
+        try JSONValueDecoder(value: member(key), codingPath: codingPath + [key], info: info).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoder(value: .object(members), codingPath: codingPath, userInfo: userInfo)
+        JSONValueDecoder(value: .object(members), codingPath: codingPath, info: info)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key], userInfo: userInfo)
+        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key], info: info)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let values: [JSONValue]
     let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any]
+    let info: JSONValueDecoder.Info
     var currentIndex = 0
 
-    init(values: [JSONValue], codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
+    init(values: [JSONValue], codingPath: [any CodingKey], info: JSONValueDecoder.Info) {
         self.values = values
         self.codingPath = codingPath
-        self.userInfo = userInfo
+        self.info = info
     }
 
     var count: Int? { values.count }
@@ -182,50 +222,45 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).decodeValue(type)
+        return try JSONValueDecoder(value: value, codingPath: path, info: info).decodeValue(type)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).container(keyedBy: type)
+        return try JSONValueDecoder(value: value, codingPath: path, info: info).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo).unkeyedContainer()
+        return try JSONValueDecoder(value: value, codingPath: path, info: info).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (value, path) = try next()
-        return JSONValueDecoder(value: value, codingPath: path, userInfo: userInfo)
+        return JSONValueDecoder(value: value, codingPath: path, info: info)
     }
 }
 
 private struct SingleContainer: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    let userInfo: [CodingUserInfoKey: Any]
+    let info: JSONValueDecoder.Info
 
     func decodeNil() -> Bool { value.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(type)
+        try JSONValueDecoder(value: value, codingPath: codingPath, info: info).decodeValue(type)
     }
 }
 
 extension JSONValueDecoder {
     /// Decodes primitives directly and everything else through its `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        switch type {
-        case is JSONValue.Type: return value as! T
-        case is Bool.Type, is String.Type, is Double.Type, is Float.Type, is Int.Type, is Int8.Type, is Int16.Type,
-            is Int32.Type, is Int64.Type, is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
-            return try primitive(type, value, codingPath)
-        default:
-            return try T(from: self)
-        }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        if let primitive = try primitive(type, value, codingPath) { return primitive }
+        return try T(from: self)
     }
 }
 

@@ -60,6 +60,72 @@ struct JSONValueCodingTests {
             try JSONValue.encoded(Handwritten())
                 == ["rows": [1, ["again": "inner", "rows": [true, nil]], "last"], "replaced": "leaf wins", "again": 2, "base": [0.5]])
     }
+
+    /// A member of type `T`, so that it is decoded through a keyed container.
+    struct Member<T: Decodable & Equatable>: Decodable, Equatable {
+        let v: T
+    }
+
+    /// What `json` decodes to as a `T`, as a member and alone; nil when it does not.
+    func decode<T: Decodable & Equatable>(_ json: JSONValue, as type: T.Type) -> T? {
+        let member = try? JSONValue.object(["v": json]).decoded(as: Member<T>.self).v
+        #expect(member == (try? json.decoded(as: T.self)), "\(json) as \(T.self): a member and a value alone decode alike")
+        return member
+    }
+
+    @Test("a standard library number decodes from a JSON number only when it fits exactly; a string, a flag and a number are not each other")
+    func primitives() {
+        #expect(decode(300, as: Int.self) == 300)
+        #expect(decode(300, as: Int16.self) == 300)
+        #expect(decode(300, as: UInt16.self) == 300)
+        #expect(decode(300, as: Int8.self) == nil)
+        #expect(decode(300, as: UInt8.self) == nil)
+        #expect(decode(-1, as: Int8.self) == -1)
+        #expect(decode(-1, as: Int64.self) == -1)
+        #expect(decode(-1, as: UInt.self) == nil)
+        #expect(decode(-1, as: UInt64.self) == nil)
+        #expect(decode(-1, as: UInt32.self) == nil)
+        #expect(decode(70_000, as: Int32.self) == 70_000)
+        #expect(decode(1.5, as: Int.self) == nil)
+        #expect(decode(1.5, as: Double.self) == 1.5)
+        #expect(decode(1.5, as: Float.self) == 1.5)
+        #expect(decode(300, as: Double.self) == 300)
+        #expect(decode("7", as: Int.self) == nil)
+        #expect(decode("7", as: String.self) == "7")
+        #expect(decode(7, as: String.self) == nil)
+        #expect(decode(true, as: Bool.self) == true)
+        #expect(decode(true, as: Int.self) == nil)
+        #expect(decode(1, as: Bool.self) == nil)
+        #expect(decode(nil, as: Int.self) == nil)
+    }
+
+    /// Counts the times a decoder asked it for `userInfo`.
+    final class CountingContext: DecodingContext, @unchecked Sendable {
+        static let key = CodingUserInfoKey(rawValue: "counting")!
+        var asked = 0
+        var decodingUserInfo: [CodingUserInfoKey: Any] {
+            asked += 1
+            return [Self.key: "from the context"]
+        }
+    }
+
+    /// Reads the decoder's `userInfo` as it decodes.
+    struct ReadsUserInfo: Decodable {
+        let found: String?
+        init(from decoder: any Decoder) throws {
+            found = decoder.userInfo[CountingContext.key] as? String
+        }
+    }
+
+    @Test("a decoder asks its context for userInfo only when a type being decoded reads it, and finds it at any depth")
+    func userInfoFromContext() throws {
+        let context = CountingContext()
+        _ = try JSONValue.object(["v": ["a": 1]]).decoded(as: Member<[String: Int]>.self, context: context)
+        #expect(context.asked == 0)
+        let read = try JSONValue.array([["x": 1], 2]).decoded(as: [ReadsUserInfo].self, context: context)
+        #expect(read.map(\.found) == ["from the context", "from the context"])
+        #expect(context.asked == 2)
+    }
 }
 
 func decodeWithFoundation(_ value: some Encodable) throws -> JSONValue {

@@ -92,17 +92,17 @@ public struct ScenePayload: Sendable {
         return nil
     }
 
-    /// The payload as the answer of a typed call, a `T`, with `userInfo` for what reads it
+    /// The payload as the answer of a typed call, a `T`, with `context` for what reads it
     /// (a distributed actor in it is resolved through the system there).
     ///
     /// - Throws: `scene_failed` when it is not one.
-    package func decodeAnswer<T: Decodable>(_ type: T.Type, userInfo: @autoclosure () -> [CodingUserInfoKey: any Sendable]) throws(SceneError) -> T {
+    package func decodeAnswer<T: Decodable>(_ type: T.Type, context: some DecodingContext) throws(SceneError) -> T {
         switch storage {
         case .value(let value): if let same = value as? T { return same }
         case .json(let json): if let primitive = json.primitive(as: T.self) { return primitive }
         }
         do {
-            return try json().decoded(as: T.self, userInfo: userInfo())
+            return try json().decoded(as: T.self, context: context)
         } catch {
             throw .sceneFailed("the answer is not a \(T.self): \(error)")
         }

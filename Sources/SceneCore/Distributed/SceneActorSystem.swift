@@ -1,5 +1,6 @@
 public import Distributed
 import SceneFlow
+import SceneJSON
 import SceneSync
 
 /// Swift's distributed actors over the scene protocol: a scene's code as a `distributed
@@ -119,7 +120,7 @@ public final class SceneActorSystem: DistributedActorSystem, Sendable {
         on actor: Act, target: RemoteCallTarget, invocation: inout SceneInvocationEncoder, throwing: Err.Type, returning: Res.Type
     ) async throws -> Res where Act: DistributedActor, Act.ID == SceneTarget, Err: Error, Res: Codable & Sendable {
         let answer = try await send(invocation, to: actor.id, target: target)
-        return try answer.decodeAnswer(Res.self, userInfo: [.actorSystemKey: self])
+        return try answer.decodeAnswer(Res.self, context: self)
     }
 
     /// Sends a typed call of a function that returns nothing.
@@ -135,6 +136,12 @@ public final class SceneActorSystem: DistributedActorSystem, Sendable {
         let method = try DistributedFunctions.method(of: target.identifier)
         return try await transport.call(SceneCall(method: method, params: ScenePayload(invocation.arguments)), to: id, timeout: callTimeout)
     }
+}
+
+/// A distributed actor among the values a typed call decodes (an argument, an answer) is
+/// resolved through the system in its decoder's `userInfo`, which is made only for one.
+extension SceneActorSystem: DecodingContext {
+    package var decodingUserInfo: [CodingUserInfoKey: Any] { [.actorSystemKey: self] }
 }
 
 /// Where a ``SceneActorSystem`` sends the calls of its remote references: the registry in

@@ -126,7 +126,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendab
             }
             if let primitive = member.primitive(as: Argument.self) { return primitive }
             do {
-                return try member.decoded(as: Argument.self, userInfo: [.actorSystemKey: system])
+                return try member.decoded(as: Argument.self, context: system)
             } catch {
                 throw SceneError.invalidParams("\(method): \(keys[index]): \(error)")
             }
