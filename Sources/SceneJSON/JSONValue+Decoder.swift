@@ -107,20 +107,21 @@ private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingK
 /// those.
 ///
 /// Decided by the static type, compared as metadata (a pointer each), with no dynamic
-/// cast: every member of every decoded struct comes through here.
-private func primitive<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T? {
+/// cast: every member of every decoded struct comes through here. `path` is made only for
+/// a mismatch.
+private func primitive<T>(_ type: T.Type, _ value: JSONValue, _ path: () -> [any CodingKey]) throws -> T? {
     func `is`<P>(_: P.Type) -> Bool { ObjectIdentifier(T.self) == ObjectIdentifier(P.self) }
     func fits<P>(_ converted: P?) throws -> T {
-        guard let converted else { throw mismatch(type, value, path) }
+        guard let converted else { throw mismatch(type, value, path()) }
         return unsafeBitCast(converted, to: T.self)
     }
     if `is`(Int.self) { return try fits(value.intValue) }
     if `is`(String.self) {
-        guard case .string(let text) = value else { throw mismatch(type, value, path) }
+        guard case .string(let text) = value else { throw mismatch(type, value, path()) }
         return unsafeBitCast(text, to: T.self)
     }
     if `is`(Bool.self) {
-        guard case .bool(let flag) = value else { throw mismatch(type, value, path) }
+        guard case .bool(let flag) = value else { throw mismatch(type, value, path()) }
         return unsafeBitCast(flag, to: T.self)
     }
     if `is`(Double.self) { return try fits(value.doubleValue) }
@@ -168,7 +169,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try member(key)
-        return try JSONValueDecoder(value: value, codingPath: codingPath + [key], info: info).decodeValue(type)
+        // A number, string or flag needs no decoder, nor its path unless it does not fit.
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        if let primitive = try primitive(type, value, { codingPath + [key] }) { return primitive }
+        return try T(from: JSONValueDecoder(value: value, codingPath: codingPath + [key], info: info))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -206,12 +210,18 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= values.count }
 
     private mutating func next() throws -> (JSONValue, [any CodingKey]) {
+        let (value, index) = try nextIndexed()
+        return (value, codingPath + [IndexKey(index)])
+    }
+
+    /// The next element and its index, whose path is made only when needed.
+    private mutating func nextIndexed() throws -> (JSONValue, Int) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 JSONValue.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
         }
         defer { currentIndex += 1 }
-        return (values[currentIndex], codingPath + [IndexKey(currentIndex)])
+        return (values[currentIndex], currentIndex)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -221,8 +231,13 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next()
-        return try JSONValueDecoder(value: value, codingPath: path, info: info).decodeValue(type)
+        let (value, index) = try nextIndexed()
+        let codingPath = codingPath
+        // A number, string or flag needs no decoder, nor its path (an index made text)
+        // unless it does not fit.
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        if let primitive = try primitive(type, value, { codingPath + [IndexKey(index)] }) { return primitive }
+        return try T(from: JSONValueDecoder(value: value, codingPath: codingPath + [IndexKey(index)], info: info))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -259,7 +274,7 @@ extension JSONValueDecoder {
     /// Decodes primitives directly and everything else through its `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        if let primitive = try primitive(type, value, codingPath) { return primitive }
+        if let primitive = try primitive(type, value, { codingPath }) { return primitive }
         return try T(from: self)
     }
 }

@@ -99,6 +99,25 @@ struct JSONValueCodingTests {
         #expect(decode(nil, as: Int.self) == nil)
     }
 
+    @Test("a value that does not fit is refused with the path of its member or element")
+    func mismatchPaths() {
+        func path(_ json: JSONValue, as type: (some Decodable).Type) -> [String]? {
+            do {
+                _ = try json.decoded(as: type)
+                return nil
+            } catch DecodingError.typeMismatch(_, let context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {
+                return ["not a type mismatch: \(error)"]
+            }
+        }
+        #expect(path(["v": [1, "x"]], as: Member<[Int]>.self) == ["v", "1"])
+        #expect(path(["v": ["a": 300]], as: Member<[String: Int8]>.self) == ["v", "a"])
+        #expect(path(["v": [[true], [1]]], as: Member<[[Bool]]>.self) == ["v", "1", "0"])
+        #expect(path(["v": "7"], as: Member<Int>.self) == ["v"])
+        #expect(path("7", as: Int.self) == [])
+    }
+
     /// Counts the times a decoder asked it for `userInfo`.
     final class CountingContext: DecodingContext, @unchecked Sendable {
         static let key = CodingUserInfoKey(rawValue: "counting")!
