@@ -168,11 +168,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try member(key)
-        // A number, string or flag needs no decoder, nor its path unless it does not fit.
-        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        if let primitive = try primitive(type, value, { codingPath + [key] }) { return primitive }
-        return try T(from: JSONValueDecoder(value: value, codingPath: codingPath + [key], info: info))
+        try JSONValueDecoder.decode(type, from: member(key), at: { codingPath + [key] }, info: info)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -233,11 +229,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, index) = try nextIndexed()
         let codingPath = codingPath
-        // A number, string or flag needs no decoder, nor its path (an index made text)
-        // unless it does not fit.
-        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        if let primitive = try primitive(type, value, { codingPath + [IndexKey(index)] }) { return primitive }
-        return try T(from: JSONValueDecoder(value: value, codingPath: codingPath + [IndexKey(index)], info: info))
+        return try JSONValueDecoder.decode(type, from: value, at: { codingPath + [IndexKey(index)] }, info: info)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -266,16 +258,19 @@ private struct SingleContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONValueDecoder(value: value, codingPath: codingPath, info: info).decodeValue(type)
+        try JSONValueDecoder.decode(type, from: value, at: { codingPath }, info: info)
     }
 }
 
 extension JSONValueDecoder {
-    /// Decodes primitives directly and everything else through its `init(from:)`.
-    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    /// `value` as a `T`: JSON itself and a number, string or flag directly, with no
+    /// decoder, nor their coding path (an array; for an element, an index made text)
+    /// unless one does not fit; anything else through its `init(from:)`, with a decoder at
+    /// `path`.
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: () -> [any CodingKey], info: Info) throws -> T {
         if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        if let primitive = try primitive(type, value, { codingPath }) { return primitive }
-        return try T(from: self)
+        if let primitive = try primitive(type, value, path) { return primitive }
+        return try T(from: JSONValueDecoder(value: value, codingPath: path(), info: info))
     }
 }
 
