@@ -171,6 +171,41 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try JSONValueDecoder.decode(type, from: member(key), at: { codingPath + [key] }, info: info)
     }
 
+    /// One lookup, where the protocol's default makes three (`contains`, `decodeNil`,
+    /// `decode`): absent and `null` are both none.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key).map { try JSONValueDecoder.decode(type, from: $0, at: { codingPath + [key] }, info: info) }
+    }
+
+    // The members most structs have, read without a generic step: a synthesized
+    // `init(from:)` asks for them by these requirements, not the generic one.
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(try member(key), key, \.intValue) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(try member(key), key, \.stringValue) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(try member(key), key, \.boolValue) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(try member(key), key, \.doubleValue) }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try scalar($0, key, \.intValue) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try present(key).map { try scalar($0, key, \.stringValue) }
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try scalar($0, key, \.boolValue) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try present(key).map { try scalar($0, key, \.doubleValue) }
+    }
+
+    /// Member `key`, unless it is absent or `null`.
+    private func present(_ key: Key) -> JSONValue? {
+        guard let value = members[key.stringValue], !value.isNull else { return nil }
+        return value
+    }
+
+    /// `value` read as a `P` (as `primitive` reads one), or the mismatch at `key`.
+    private func scalar<P>(_ value: JSONValue, _ key: Key, _ read: (JSONValue) -> P?) throws -> P {
+        guard let scalar = read(value) else { throw mismatch(P.self, value, codingPath + [key]) }
+        return scalar
+    }
+
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
@@ -323,7 +358,9 @@ final class JSONValueEncoder: Encoder {
 
         func makeObject() {
             if case .object = content { return }
-            content = .object([:])
+            // Room for a small struct's members, so that its first inserts do not regrow
+            // the table one by one.
+            content = .object(Dictionary(minimumCapacity: 4))
         }
 
         func makeArray() {
@@ -479,6 +516,14 @@ private struct KeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
             try value.encode(to: JSONValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]))
         }
     }
+
+    // The members most structs have, stored without a generic step (a synthesized
+    // `encode(to:)` gives them by these requirements).
+
+    mutating func encode(_ value: Int, forKey key: Key) throws { node.set(.integer(value), forKey: key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws { node.set(.string(value), forKey: key.stringValue) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { node.set(.bool(value), forKey: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { node.set(.double(value), forKey: key.stringValue) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>

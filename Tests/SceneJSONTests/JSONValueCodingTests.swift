@@ -118,6 +118,56 @@ struct JSONValueCodingTests {
         #expect(path("7", as: Int.self) == [])
     }
 
+    /// Members of the four types a container reads and writes without its generic step,
+    /// required and optional.
+    struct Scalars: Codable, Equatable {
+        var int: Int
+        var text: String
+        var flag: Bool
+        var real: Double
+        var maybeInt: Int?
+        var maybeText: String?
+        var maybeFlag: Bool?
+        var maybeReal: Double?
+    }
+
+    @Test("Int, String, Bool and Double members decode and encode as any other: absent or null optionals are nil, a mismatch names its member")
+    func scalarMembers() throws {
+        let full: JSONValue = [
+            "int": -3, "text": "t", "flag": false, "real": 0.25, "maybeInt": 4, "maybeText": "", "maybeFlag": true, "maybeReal": 2,
+        ]
+        let value = try full.decoded(as: Scalars.self)
+        #expect(value == Scalars(int: -3, text: "t", flag: false, real: 0.25, maybeInt: 4, maybeText: "", maybeFlag: true, maybeReal: 2))
+        #expect(try JSONValue.encoded(value) == full)
+        #expect(try JSONValue.encoded(value) == (try decodeWithFoundation(value)))
+
+        let bare: JSONValue = ["int": 1, "text": "", "flag": true, "real": 1, "maybeText": nil, "maybeReal": nil]
+        let none = try bare.decoded(as: Scalars.self)
+        #expect([none.maybeInt == nil, none.maybeText == nil, none.maybeFlag == nil, none.maybeReal == nil] == [true, true, true, true])
+
+        func refusal(_ member: String, _ json: JSONValue) -> [String]? {
+            guard case .object(var members) = full else { return nil }
+            members[member] = json
+            do {
+                _ = try JSONValue.object(members).decoded(as: Scalars.self)
+                return nil
+            } catch DecodingError.typeMismatch(_, let context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {
+                return ["not a type mismatch: \(error)"]
+            }
+        }
+        #expect(refusal("int", 1.5) == ["int"])
+        #expect(refusal("text", 7) == ["text"])
+        #expect(refusal("flag", 1) == ["flag"])
+        #expect(refusal("real", "0.5") == ["real"])
+        #expect(refusal("maybeInt", "7") == ["maybeInt"])
+        #expect(refusal("maybeText", false) == ["maybeText"])
+        #expect(refusal("maybeFlag", 0) == ["maybeFlag"])
+        #expect(refusal("maybeReal", [1]) == ["maybeReal"])
+        #expect(throws: DecodingError.self) { try JSONValue.object(["text": "", "flag": true, "real": 1]).decoded(as: Scalars.self) }
+    }
+
     /// Counts the times a decoder asked it for `userInfo`.
     final class CountingContext: DecodingContext, @unchecked Sendable {
         static let key = CodingUserInfoKey(rawValue: "counting")!
