@@ -381,14 +381,20 @@ func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) asy
     return measurement
 }
 
+/// Stops the servers, removes the work folder and exits with `status`: what the top
+/// level's `defer`s do at its end, which `exit` skips.
+@MainActor func leave(_ status: Int32) -> Never {
+    servers.stopAll()
+    try? FileManager.default.removeItem(at: work)
+    exit(status)
+}
+
 if let only {
     let unknown = only.subtracting(cases.map(\.key))
     cases.removeAll { !only.contains($0.key) }
     guard unknown.isEmpty, !cases.isEmpty else {
         FileHandle.standardError.write(Data("wire-bench: no case \(unknown.sorted().joined(separator: ", ")) at \(concurrency) callers (--dbus for dbus)\n".utf8))
-        servers.stopAll()
-        try? FileManager.default.removeItem(at: work)
-        exit(2)
+        leave(2)
     }
 }
 let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -409,9 +415,7 @@ if only != nil {
             + String(format: "), %.3fx ", entry.median(\.perSecond) / first.median(\.perSecond))
         print("\(entry.label), \(entry.callers) callers: \(figures)\(first.key)")
     }
-    servers.stopAll()
-    try? FileManager.default.removeItem(at: work)
-    exit(0)
+    leave(0)
 }
 
 // MARK: Scale

@@ -99,23 +99,26 @@ struct JSONValueCodingTests {
         #expect(decode(nil, as: Int.self) == nil)
     }
 
+    /// The coding path of the type mismatch decoding `json` as a `type` is refused with;
+    /// nil when it decodes.
+    func mismatchPath(_ json: JSONValue, as type: (some Decodable).Type) -> [String]? {
+        do {
+            _ = try json.decoded(as: type)
+            return nil
+        } catch DecodingError.typeMismatch(_, let context) {
+            return context.codingPath.map(\.stringValue)
+        } catch {
+            return ["not a type mismatch: \(error)"]
+        }
+    }
+
     @Test("a value that does not fit is refused with the path of its member or element")
     func mismatchPaths() {
-        func path(_ json: JSONValue, as type: (some Decodable).Type) -> [String]? {
-            do {
-                _ = try json.decoded(as: type)
-                return nil
-            } catch DecodingError.typeMismatch(_, let context) {
-                return context.codingPath.map(\.stringValue)
-            } catch {
-                return ["not a type mismatch: \(error)"]
-            }
-        }
-        #expect(path(["v": [1, "x"]], as: Member<[Int]>.self) == ["v", "1"])
-        #expect(path(["v": ["a": 300]], as: Member<[String: Int8]>.self) == ["v", "a"])
-        #expect(path(["v": [[true], [1]]], as: Member<[[Bool]]>.self) == ["v", "1", "0"])
-        #expect(path(["v": "7"], as: Member<Int>.self) == ["v"])
-        #expect(path("7", as: Int.self) == [])
+        #expect(mismatchPath(["v": [1, "x"]], as: Member<[Int]>.self) == ["v", "1"])
+        #expect(mismatchPath(["v": ["a": 300]], as: Member<[String: Int8]>.self) == ["v", "a"])
+        #expect(mismatchPath(["v": [[true], [1]]], as: Member<[[Bool]]>.self) == ["v", "1", "0"])
+        #expect(mismatchPath(["v": "7"], as: Member<Int>.self) == ["v"])
+        #expect(mismatchPath("7", as: Int.self) == [])
     }
 
     /// Members of the four types a container reads and writes without its generic step,
@@ -148,14 +151,7 @@ struct JSONValueCodingTests {
         func refusal(_ member: String, _ json: JSONValue) -> [String]? {
             guard case .object(var members) = full else { return nil }
             members[member] = json
-            do {
-                _ = try JSONValue.object(members).decoded(as: Scalars.self)
-                return nil
-            } catch DecodingError.typeMismatch(_, let context) {
-                return context.codingPath.map(\.stringValue)
-            } catch {
-                return ["not a type mismatch: \(error)"]
-            }
+            return mismatchPath(.object(members), as: Scalars.self)
         }
         #expect(refusal("int", 1.5) == ["int"])
         #expect(refusal("text", 7) == ["text"])
