@@ -47,23 +47,18 @@ int scene_epoll_wait(int epfd, scene_event *events, int capacity, int timeout_ms
 
 int scene_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
+// The wake-ups go through glibc's eventfd_write/eventfd_read, not write/read: an eventfd
+// carries no data and its write fails only on a full counter, while an interposed write
+// (libfiu's, which the disk-fault tests use to fail the journal's writes) could fail it
+// with EIO, and a lost wake-up leaves work handed to the loop waiting forever.
 int scene_eventfd_signal(int fd) {
-    uint64_t one = 1;
-    ssize_t written;
-    do {
-        written = write(fd, &one, sizeof one);
-    } while (written < 0 && errno == EINTR);
     // A full counter (EAGAIN) still means the loop will wake.
-    return (written == sizeof one || errno == EAGAIN) ? 0 : -1;
+    return (eventfd_write(fd, 1) == 0 || errno == EAGAIN) ? 0 : -1;
 }
 
 int scene_eventfd_drain(int fd) {
-    uint64_t value;
-    ssize_t got;
-    do {
-        got = read(fd, &value, sizeof value);
-    } while (got < 0 && errno == EINTR);
-    return (got == sizeof value || errno == EAGAIN) ? 0 : -1;
+    eventfd_t value;
+    return (eventfd_read(fd, &value) == 0 || errno == EAGAIN) ? 0 : -1;
 }
 
 int scene_unix_path_max(void) {
