@@ -95,7 +95,7 @@ final class ClientLink: Sendable {
 
     /// Sends a request and waits for its answer: the loop thread resolves it, and the
     /// caller's task resumes from there.
-    func call(_ method: String, params: JSONValue?, timeout: Double?) async throws(ClientError) -> JSONValue {
+    func call(_ method: String, params: (some WireWritable)?, timeout: Double?) async throws(ClientError) -> JSONValue {
         let result: Result<JSONValue, ClientError> = await withCheckedContinuation { continuation in
             let id: Int? = state.withLock { state in
                 if state.closed != nil { return nil }

@@ -13,11 +13,13 @@ struct LinkTransport: SceneCallTransport {
     private static let longest = Double(SceneCall.maximumTimeout.components.seconds)
 
     func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
-        let request = SceneCallParams(to: target, method: call.method, params: try call.params.json(), timeout: timeout)
+        var params: [UInt8] = []
+        try call.params.write(to: &params)
+        let request = SceneCallRequest(
+            call: SceneCallParams(to: target, method: call.method, params: nil, timeout: timeout), params: RawJSON(checked: params))
         do {
             let answer = try await link.call(
-                WireMethod.sceneCall.rawValue, params: WireCodec.json(request),
-                timeout: (request.timeout ?? Self.longest) + Self.grace)
+                WireMethod.sceneCall.rawValue, params: request, timeout: (request.call.timeout ?? Self.longest) + Self.grace)
             return ScenePayload(json: answer)
         } catch {
             throw error.sceneError
@@ -26,4 +28,16 @@ struct LinkTransport: SceneCallTransport {
 
     /// The one actor a connection hosts is its own scene's: nothing on the way to it.
     func callsDirectly(_ instance: InstanceID) -> Bool { true }
+}
+
+/// A typed call's `scene.call` params, its arguments' JSON written already.
+private struct SceneCallRequest: WireWritable {
+    /// Whom it is for, the method and the timeout (its `params` unset).
+    let call: SceneCallParams
+    /// The arguments, as the object the wire carries.
+    let params: RawJSON
+
+    func write(to output: inout [UInt8]) {
+        SceneCallParams.write(to: call.to, method: call.method, params: params, timeout: call.timeout, from: nil, into: &output)
+    }
 }

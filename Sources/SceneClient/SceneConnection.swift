@@ -80,8 +80,22 @@ public final class SceneConnection: Sendable {
     /// (`AnswerOrder.inTurnWithoutHolding`: `scene.present`) is not bounded by the
     /// connection's timeout: its result may take as long as a person takes.
     public func call<Params, Answer>(_ method: WireCall<Params, Answer>, _ params: Params) async throws(ClientError) -> Answer {
+        try await call(method, writing: WireCodec.json(params))
+    }
+
+    /// Calls a method by its row in `WireCalls`, its params writing their own JSON into the
+    /// request (`scene.call`'s): no tree of values is made for them.
+    public func call<Params: WireWritable, Answer>(_ method: WireCall<Params, Answer>, _ params: Params) async throws(ClientError)
+        -> Answer
+    {
+        try await call(method, writing: params)
+    }
+
+    private func call<Params, Answer>(_ method: WireCall<Params, Answer>, writing params: some WireWritable) async throws(ClientError)
+        -> Answer
+    {
         let waitsForever = method.order == .inTurnWithoutHolding
-        let result = try await link.call(method.method.rawValue, params: WireCodec.json(params), timeout: waitsForever ? nil : timeout)
+        let result = try await link.call(method.method.rawValue, params: params, timeout: waitsForever ? nil : timeout)
         do {
             return try result.decoded(as: Answer.self)
         } catch {

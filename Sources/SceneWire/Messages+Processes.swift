@@ -88,6 +88,41 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     /// The longest `timeout` a call may ask for, in seconds (one hour).
     public static let maximumTimeout: Double = 3600
 
+    /// Writes `scene.call` / `scene.notify` params straight into bytes: the JSON the
+    /// `Encodable` conformance gives (members sorted, absent ones left out), with `params`
+    /// written by itself (a typed call's arguments, say, without a tree of values on the way).
+    package static func write(
+        to target: CallTarget, method: String, params: (some WireWritable)?, timeout: Double?, from: String?,
+        into output: inout [UInt8]
+    ) {
+        output.append(UInt8(ascii: "{"))
+        if let from {
+            JSONValue.append(#""from":"#, to: &output)
+            JSONValue.writeQuoted(from, to: &output)
+            output.append(UInt8(ascii: ","))
+        }
+        JSONValue.append(#""method":"#, to: &output)
+        JSONValue.writeQuoted(method, to: &output)
+        if let params {
+            JSONValue.append(#","params":"#, to: &output)
+            params.write(to: &output)
+        }
+        if let timeout {
+            JSONValue.append(#","timeout":"#, to: &output)
+            JSONValue.double(timeout).write(to: &output)
+        }
+        JSONValue.append(#","to":"#, to: &output)
+        switch target {
+        case .instance(let id):
+            JSONValue.writeQuoted(id, to: &output)
+        case .scene(let scene):
+            JSONValue.append(#"{"scene":"#, to: &output)
+            JSONValue.writeQuoted(scene, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
     /// The members of `scene.call` / `scene.notify` params read straight from the
     /// message, `params` left as the bytes to relay.
     public struct Scanned: Sendable {
@@ -325,4 +360,12 @@ public struct RestartParams: Codable, Hashable, Sendable {
     public var instance: String
     /// Params for `scene.restart`.
     public init(instance: String) { self.instance = instance }
+}
+
+extension SceneCallParams: WireWritable {
+    /// Appends the params' JSON: what their `Encodable` conformance gives, without an
+    /// encoder.
+    public func write(to output: inout [UInt8]) {
+        Self.write(to: to, method: method, params: params, timeout: timeout, from: from, into: &output)
+    }
 }

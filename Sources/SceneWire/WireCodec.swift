@@ -64,7 +64,7 @@ public enum WireCodec {
 
     /// A framed request (`id` given) or notification, its params written straight into
     /// the frame (a ``RawJSON`` exactly as it came).
-    public static func framedRequest(id: Int?, method: String, params: (any WireWritable)?) -> [UInt8] {
+    public static func framedRequest(id: Int?, method: String, params: (some WireWritable)?) -> [UInt8] {
         var bytes = frameStart(capacity: 96)
         appendText(#"{"jsonrpc":"2.0","#, to: &bytes)
         if let id {

@@ -171,6 +171,29 @@ struct DistributedSceneTests {
         #expect(try await remote.keep(Sealed(number: 7)) == Sealed(number: 7))
     }
 
+    @Test("a typed call's arguments written for the wire are the text of their JSON object: sorted, a repeated name's last value")
+    func argumentsWritten() throws {
+        let arguments = SceneArguments([
+            ("zeta", true), ("count", 1), ("draft", "a\"b"), ("count", 2), ("note", ["k": [1.5, .null]] as JSONValue),
+        ])
+        var bytes: [UInt8] = []
+        try ScenePayload(arguments).write(to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == (try arguments.json()).description)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"count":2,"draft":"a\"b","note":{"k":[1.5,null]},"zeta":true}"#)
+        var none: [UInt8] = []
+        try ScenePayload(SceneArguments()).write(to: &none)
+        #expect(none == Array("{}".utf8))
+    }
+
+    @Test("an argument that cannot be made JSON is scene_failed when written for the wire")
+    func argumentsRefused() async {
+        var bytes: [UInt8] = []
+        let refused = await failure {
+            try ScenePayload(SceneArguments([("n", 1), ("sealed", Sealed(number: 1))])).write(to: &bytes)
+        }
+        #expect(refused?.reason == .sceneFailed)
+    }
+
     @Test("a scene's own SceneError reaches the caller as thrown; any other error is scene_failed")
     func thrownErrors() async throws {
         let registry = try notesRegistry()

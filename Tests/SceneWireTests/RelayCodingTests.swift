@@ -90,7 +90,7 @@ struct RelayCodingTests {
 
     @Test("a notification has no id, and absent params are left out")
     func notificationShape() throws {
-        let frame = WireCodec.framedRequest(id: nil, method: "event", params: nil)
+        let frame = WireCodec.framedRequest(id: nil, method: "event", params: nil as JSONValue?)
         #expect(String(decoding: frame.dropFirst(4), as: UTF8.self) == #"{"jsonrpc":"2.0","method":"event"}"#)
     }
 }

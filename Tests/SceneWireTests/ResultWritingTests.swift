@@ -92,6 +92,21 @@ struct ResultWritingTests {
         #expect(encoded(SubscribeResult(seq: 3)) == written(SubscribeResult(seq: 3)))
     }
 
+    @Test("scene.call params write the text their Encodable form prints, each optional member present or absent", arguments: [
+        SceneCallParams(to: .instance("notes-1"), method: "save(draft:count:)", params: ["draft": "a \"b\"\n", "count": 2]),
+        SceneCallParams(to: .scene("viewer.\"odd\""), method: "echo", params: ["x": .null], timeout: 2.5),
+        SceneCallParams(to: .scene("notes"), method: "ping", timeout: 3),
+        SceneCallParams(to: .instance("é-1"), method: "m", params: [1, 2]),
+    ])
+    func sceneCallParams(_ params: SceneCallParams) throws {
+        var from = params
+        from.from = "caller-\t1"
+        for value in [params, from] {
+            #expect(written(value) == encoded(value))
+            #expect(try roundTrip(value) == value)
+        }
+    }
+
     @Test("the instance object's bytes are the protocol's: sorted members, value and pushedFrom null when absent, no geometry undeclared")
     func instanceBytes() {
         #expect(written(InstanceObject(plain)) == #"""

@@ -133,6 +133,22 @@ public struct ScenePayload: Sendable {
         }
     }
 
+    /// Appends the payload's JSON text (the text of ``json()``); a typed call's arguments
+    /// are written member by member, with no object made for them.
+    ///
+    /// - Throws: ``SceneError`` `scene_failed` when the value cannot be encoded; `output`
+    ///   may then hold part of it.
+    package func write(to output: inout [UInt8]) throws(SceneError) {
+        guard case .value(let value) = storage, let arguments = value as? SceneArguments else {
+            return try json().write(to: &output)
+        }
+        do {
+            try arguments.write(to: &output)
+        } catch {
+            throw .sceneFailed("the payload cannot be encoded as JSON: \(error)")
+        }
+    }
+
     private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws(SceneError) -> T {
         do {
             return try json.decoded(as: T.self)

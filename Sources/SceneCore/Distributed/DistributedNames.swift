@@ -117,6 +117,15 @@ enum DistributedFunctions {
         /// the type share the wire name (overloads that differ only in types).
         let identifier: String?
         let labels: [String?]
+        /// The params' member of each argument, when every parameter has a label (the
+        /// common case: the labels themselves, made once rather than at each call).
+        let keys: [String]?
+
+        init(identifier: String?, labels: [String?]) {
+            self.identifier = identifier
+            self.labels = labels
+            keys = labels.contains(nil) ? nil : labels.map { $0! }
+        }
     }
 
     /// By owner, then by wire name.

@@ -109,7 +109,7 @@ actor DistributedSceneHost<Scene: DistributedScene>: SceneBehavior {
         guard let identifier = entry.identifier else {
             throw SceneError.methodNotFound("\(call.method): \(Scene.self) has more than one function of that name")
         }
-        var decoder = try SceneInvocationDecoder(call.params, method: call.method, labels: entry.labels, system: system)
+        var decoder = try SceneInvocationDecoder(call.params, method: call.method, entry: entry, system: system)
         if let target {
             return try await target.execute(on: scene, decoder: &decoder)
         }

@@ -10,22 +10,60 @@ import SceneSync
 ///   `{"draft": …, "count": …}`), so a declared interface's schema checks them and a scene in
 ///   any language reads them.
 struct SceneArguments: Encodable, Sendable {
-    var names: [String] = []
-    var values: [any Codable & Sendable] = []
+    /// An argument, under the name the wire gives it.
+    struct Member: Sendable {
+        let name: String
+        let value: any Codable & Sendable
+    }
+
+    /// In the order the function declares them (one array: a call records into one
+    /// allocation).
+    var members: [Member] = []
+
+    init() {}
+
+    /// Arguments with these names and values, in this order.
+    init(_ members: [(name: String, value: any Codable & Sendable)]) {
+        self.members = members.map { Member(name: $0.name, value: $0.value) }
+    }
 
     /// The arguments as a JSON object, each member encoded as it is.
     func json() throws -> JSONValue {
-        var members: [String: JSONValue] = [:]
-        members.reserveCapacity(names.count)
-        for (name, value) in zip(names, values) {
-            members[name] = try JSONValue.encoded(value)
+        var object: [String: JSONValue] = [:]
+        object.reserveCapacity(members.count)
+        for member in members {
+            object[member.name] = try JSONValue.encoded(member.value)
         }
-        return .object(members)
+        return .object(object)
     }
 
     /// The same object as ``json()``.
     func encode(to encoder: any Encoder) throws {
         try json().encode(to: encoder)
+    }
+
+    /// Appends the text of ``json()`` (its members sorted by name, a repeated name's last
+    /// value kept) without making the object: each member is written as it is encoded.
+    func write(to output: inout [UInt8]) throws {
+        func write(_ member: Member) throws {
+            JSONValue.writeQuoted(member.name, to: &output)
+            output.append(UInt8(ascii: ":"))
+            try JSONValue.encoded(member.value).write(to: &output)
+        }
+        output.append(UInt8(ascii: "{"))
+        if members.count == 1 {
+            try write(members[0])
+        } else if members.count > 1 {
+            let order = members.indices.sorted { (members[$0].name, $0) < (members[$1].name, $1) }
+            var first = true
+            for (position, index) in order.enumerated()
+            where position + 1 == order.count || members[order[position + 1]].name != members[index].name {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                try write(members[index])
+            }
+        }
+        output.append(UInt8(ascii: "}"))
     }
 }
 
@@ -44,8 +82,7 @@ public struct SceneInvocationEncoder: DistributedTargetInvocationEncoder {
 
     /// Records `argument` under its label, or its parameter's name where it has none.
     public mutating func recordArgument<Value: Codable & Sendable>(_ argument: RemoteCallArgument<Value>) throws {
-        arguments.names.append(argument.label ?? argument.name)
-        arguments.values.append(argument.value)
+        arguments.members.append(SceneArguments.Member(name: argument.label ?? argument.name, value: argument.value))
     }
 
     public mutating func recordErrorType<E: Error>(_ type: E.Type) throws {}
@@ -62,7 +99,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendab
     public typealias SerializationRequirement = Codable & Sendable
 
     private enum Source {
-        case values([any Codable & Sendable])
+        case values([SceneArguments.Member])
         case json([String: JSONValue], keys: [String])
     }
 
@@ -72,15 +109,15 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendab
     private let system: SceneActorSystem
     private var index = 0
 
-    /// The arguments of a call of `method` (whose parameters have `labels`) in `params`.
+    /// The arguments of a call of `method` (the function `entry`) in `params`.
     ///
     /// - Throws: -32602 when the params are not an object, or the method has more than one
     ///   parameter without a label (their members cannot be told apart).
-    init(_ params: ScenePayload, method: String, labels: [String?], system: SceneActorSystem) throws(SceneError) {
+    init(_ params: ScenePayload, method: String, entry: DistributedFunctions.Entry, system: SceneActorSystem) throws(SceneError) {
         self.method = method
         self.system = system
         if let arguments = params.value(as: SceneArguments.self) {
-            source = .values(arguments.values)
+            source = .values(arguments.members)
             return
         }
         guard case .object(let members) = try params.json() else {
@@ -88,10 +125,11 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendab
         }
         // Each parameter is the member of its label (the common case, checked first); a
         // parameter without one is the one member no label names.
-        if !labels.contains(nil) {
-            source = .json(members, keys: labels.map { $0! })
+        if let keys = entry.keys {
+            source = .json(members, keys: keys)
             return
         }
+        let labels = entry.labels
         let named = Set(labels.compactMap { $0 })
         let unnamed = members.keys.filter { !named.contains($0) }
         var keys: [String] = []
@@ -116,7 +154,7 @@ public struct SceneInvocationDecoder: DistributedTargetInvocationDecoder, Sendab
         defer { index += 1 }
         switch source {
         case .values(let values):
-            guard index < values.count, let value = values[index] as? Argument else {
+            guard index < values.count, let value = values[index].value as? Argument else {
                 throw SceneError.invalidParams("\(method): argument \(index + 1) is not a \(Argument.self)")
             }
             return value
