@@ -46,8 +46,8 @@ let duration = option("--seconds", default: 2)
 let rounds = max(1, Int(option("--rounds", default: 3)))
 let withDBus = CommandLine.arguments.contains("--dbus")
 /// `--only KEY,KEY…`: only these cases (keys as in the figures' table: echo, ping, flow,
-/// flowstate, flowshared, open, state, durable, swiftping, call, swiftscene, dbus, swift,
-/// typed), whose figures are printed, and nothing else is run: for a profiler, or two
+/// flowstate, flowshared, open, state, durable, swiftping, looping, call, swiftscene, dbus,
+/// swift, typed), whose figures are printed, and nothing else is run: for a profiler, or two
 /// cases compared in one run. With it, `--callers N` runs them at N callers only.
 let only = textOption("--only").map { Set($0.split(separator: ",").map(String.init)) }
 let concurrency = only != nil ? textOption("--callers").flatMap(Int.init).map { [max(1, $0)] } ?? [1, 16, 64] : [1, 16, 64]
@@ -243,8 +243,9 @@ enum Driver {
     case dbus
     /// SceneClient connections in this process, calling the Swift scene.
     case sceneClient
-    /// SceneClient connections in this process, each calling `ping` from a task.
-    case sceneClientPing
+    /// SceneClient connections in this process, each calling `ping` from a task; with
+    /// `onLoop`, a task that prefers its connection's executor.
+    case sceneClientPing(onLoop: Bool)
     /// SceneClient connections in this process, each making typed calls to the Swift
     /// scene that runs as a distributed actor.
     case sceneClientTyped
@@ -290,7 +291,9 @@ for callers in concurrency {
     cases.append(Case(key: "durable", label: "coordinator flow.send, --durable", callers: callers,
                       driver: .frames(socket: durableSocket, hello: hello, requests: [push, pop]), server: durableCoordinator.processIdentifier))
     cases.append(Case(key: "swiftping", label: "coordinator ping, SceneClient", callers: callers,
-                      driver: .sceneClientPing, server: coordinator.processIdentifier))
+                      driver: .sceneClientPing(onLoop: false), server: coordinator.processIdentifier))
+    cases.append(Case(key: "looping", label: "coordinator ping, SceneClient tasks on their connection's executor", callers: callers,
+                      driver: .sceneClientPing(onLoop: true), server: coordinator.processIdentifier))
     cases.append(Case(key: "call", label: "scene.call, C scene", callers: callers,
                       driver: .frames(socket: coordinatorSocket, hello: hello, requests: [sceneCall]), server: coordinator.processIdentifier))
     cases.append(Case(key: "swiftscene", label: "scene.call, Swift scene (C callers)", callers: callers,
@@ -312,8 +315,10 @@ func parse(_ line: String) throws -> (calls: Double, measurement: Measurement) {
 }
 
 /// SceneClient callers, each on its own connection, calling the Swift scene (or `ping`)
-/// in a loop.
-func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) async throws -> (calls: Double, measurement: Measurement) {
+/// in a loop; with `onLoop`, each from a task that prefers its connection's executor.
+func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false, onLoop: Bool = false) async throws
+    -> (calls: Double, measurement: Measurement)
+{
     let connections = try await withThrowingTaskGroup(of: SceneConnection.self) { group in
         for index in 0..<callers {
             group.addTask { try await SceneConnection.connect(path: coordinatorSocket, client: "caller-\(index)", timeout: 30) }
@@ -326,7 +331,7 @@ func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) asy
     let started = clock.now
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for connection in connections {
-            group.addTask {
+            group.addTask(executorPreference: onLoop ? connection.executor : nil) {
                 var latencies: [Double] = []
                 let notebook = typed ? try NotebookActor.resolve(id: .instance(InstanceID(swiftTyped)!), using: connection.actorSystem) : nil
                 while clock.now < deadline {
@@ -369,8 +374,8 @@ func sceneClientCalls(callers: Int, ping: Bool = false, typed: Bool = false) asy
         result = try parse(runProgram(path("dbus-loadgen"), [busAddress, "\(entry.callers)", length]))
     case .sceneClient:
         result = try await sceneClientCalls(callers: entry.callers)
-    case .sceneClientPing:
-        result = try await sceneClientCalls(callers: entry.callers, ping: true)
+    case .sceneClientPing(let onLoop):
+        result = try await sceneClientCalls(callers: entry.callers, ping: true, onLoop: onLoop)
     case .sceneClientTyped:
         result = try await sceneClientCalls(callers: entry.callers, typed: true)
     }
@@ -740,6 +745,7 @@ aims.append(ratioAim("scene.call to the Swift example scene at 16 callers ≥ 0.
 aims.append(ratioAim("scene.call to the Swift example scene p50 with 1 caller ≤ 1.2x the C scene's", find("swiftscene", 1)!, find("call", 1)!, \.p50, atMost: 1.2, unit: "µs"))
 aims.append(ratioAim("typed call to a Swift scene process (a distributed actor) at 16 callers ≥ 0.9x an untyped scene.call of the same payload (SceneClient callers both)", find("typed", 16)!, find("swift", 16)!, \.perSecond, atLeast: 0.9, unit: "calls/s"))
 aims.append(ratioAim("ping from SceneClient, 16 tasks ≥ 0.7x the C load generator's", find("swiftping", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
+aims.append(ratioAim("ping from SceneClient, 16 tasks that prefer their connection's executor (as a scene process's behaviours do) ≥ 0.7x the C load generator's", find("looping", 16)!, ping16, \.perSecond, atLeast: 0.7, unit: "requests/s"))
 aims.append(Aim(text: "ping p99 on another connection while a state of 100,000 instances is answered ≤ 100 ms",
                 measured: "\(f1(pingDuringState.p99 / 1000)) ms (p50 \(f1(pingDuringState.p50)) µs, longest \(f1((pingDuringState.longest ?? 0) / 1000)) ms; without the states: p99 \(f1(quietPing.p99 / 1000)) ms); \(f0(bigStates.calls)) states of \(f1(Double(bigStateBytes) / 1_048_576)) MiB answered, p50 \(f1(bigStates.measurement.p50 / 1000)) ms each",
                 met: pingDuringState.p99 <= 100_000))

@@ -2,6 +2,7 @@ import Foundation
 import SceneClient
 import SceneCoordinator
 import SceneFlow
+import SceneSocket
 import SceneTesting
 import SceneWire
 import Testing
@@ -16,6 +17,26 @@ struct ClientEndToEndTests {
             #expect(client.hello.server == "scenectl/0.1.0")
             #expect(!client.hello.session.isEmpty)
             try await client.ping()
+        }
+    }
+
+    @Test("a task that prefers its connection's executor makes its calls on the connection's loop thread, resumed there with each answer")
+    func callsOnTheConnectionsExecutor() async throws {
+        try await withServer { server in
+            let client = try await server.connect()
+            let loop = try #require(client.executor as? EventLoop)
+            let onLoop = try await Task(executorPreference: client.executor) {
+                var each: [Bool] = []
+                for scene in ["main", "notes", "main"] {
+                    _ = try await client.open(scene)
+                    each.append(loop.inEventLoop)
+                }
+                try await client.ping()
+                each.append(loop.inEventLoop)
+                return each
+            }.value
+            #expect(onLoop == [true, true, true, true])
+            #expect(try await client.state().instances.map(\.id) == ["main-1", "notes-1"])
         }
     }
 
