@@ -18,7 +18,7 @@ final class ClientLink: Sendable {
     private let state = Locked(State())
     let events = EventBroadcaster<WireEvent>()
     private let connection: LoopBound<SocketConnection>
-    /// The timers of calls waiting for answers, by id; loop thread only.
+    /// The deadlines of calls waiting for answers; loop thread only.
     private let timers: LoopBound<Timers>
     let loop: EventLoop
     let handling: IncomingHandling
@@ -27,8 +27,21 @@ final class ClientLink: Sendable {
     /// that runs on the loop.
     let notifications: Mailbox<IncomingMessage>?
 
+    /// When a waiting call times out, and what its error then says.
+    struct Deadline {
+        let at: ContinuousClock.Instant
+        let method: String
+        let seconds: Double
+    }
+
+    /// Each waiting call's deadline, and one loop timer that expires them: a call costs an
+    /// entry in a table, not a timer set and cancelled (most calls are answered long before
+    /// their deadline).
     final class Timers {
-        var byCall: [Int: LoopTimer] = [:]
+        var byCall: [Int: Deadline] = [:]
+        /// The timer, set for the earliest deadline there was when it was set (the call
+        /// may have been answered since: it then finds the next one).
+        var sweep: (timer: LoopTimer, at: ContinuousClock.Instant)?
     }
 
     private init(connection: LoopBound<SocketConnection>, loop: EventLoop, handling: IncomingHandling) {
@@ -112,9 +125,9 @@ final class ClientLink: Sendable {
             loop.execute { [self] in
                 connection.value.sendFramed(frame)
                 if let timeout {
-                    timers.value.byCall[id] = loop.scheduleOnLoop(after: .milliseconds(Int(timeout * 1000))) { [weak self] in
-                        self?.resolve(id, .failure(.timedOut(method: method, seconds: timeout)))
-                    }
+                    let deadline = Deadline(at: loop.clock.now + .milliseconds(Int(timeout * 1000)), method: method, seconds: timeout)
+                    timers.value.byCall[id] = deadline
+                    if timers.value.sweep.map({ deadline.at < $0.at }) ?? true { sweep(at: deadline.at) }
                 }
             }
         }
@@ -127,16 +140,34 @@ final class ClientLink: Sendable {
         loop.execute { connection.value.sendFramed(frame) }
     }
 
-    /// Resolves call `id` (on the loop thread): its timer goes, its caller resumes.
+    /// Resolves call `id` (on the loop thread): its deadline goes, its caller resumes.
     func resolve(_ id: Int, _ result: Result<JSONValue, ClientError>) {
-        if let timer = timers.value.byCall.removeValue(forKey: id) { loop.cancel(timer) }
+        timers.value.byCall.removeValue(forKey: id)
         let waiter = state.withLock { $0.pending.removeValue(forKey: id) }
         waiter?.resume(returning: result)
     }
 
+    /// Sets the one timer for `at` (loop thread): when it fires, the calls past their
+    /// deadlines time out, and it is set again for the earliest deadline left.
+    private func sweep(at deadline: ContinuousClock.Instant) {
+        let timers = timers.value
+        if let sweep = timers.sweep { loop.cancel(sweep.timer) }
+        let timer = loop.scheduleOnLoop(after: deadline - loop.clock.now) { [weak self] in
+            guard let self else { return }
+            timers.sweep = nil
+            let now = loop.clock.now
+            for (id, waiting) in timers.byCall.filter({ $0.value.at <= now }) {
+                resolve(id, .failure(.timedOut(method: waiting.method, seconds: waiting.seconds)))
+            }
+            if let next = timers.byCall.values.lazy.map(\.at).min() { sweep(at: next) }
+        }
+        timers.sweep = (timer, deadline)
+    }
+
     /// Fails every waiting call and ends the event streams (on the loop thread).
     func closed(_ reason: ClientError) {
-        for timer in timers.value.byCall.values { loop.cancel(timer) }
+        if let sweep = timers.value.sweep { loop.cancel(sweep.timer) }
+        timers.value.sweep = nil
         timers.value.byCall.removeAll()
         let (waiters, closeWaiters) = state.withLock { state in
             state.closed = reason
