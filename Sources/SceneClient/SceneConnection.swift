@@ -22,9 +22,9 @@ public final class SceneConnection: Sendable {
     /// The executor of the connection's event loop, the thread that reads and writes its
     /// socket. A task that prefers it makes its calls without a thread switch: the request
     /// is written, and the task resumed with the answer, on that thread, where a task on the
-    /// global pool is handed from thread to thread twice per call (measured: half the CPU
-    /// per `ping` of a task on the pool). A scene process's behaviour whose executor is its
-    /// context's runs there already.
+    /// global pool is handed from thread to thread twice per call (measured: about half the
+    /// calling process's CPU per `ping` of a task on the pool). A scene process's behaviour
+    /// whose executor is its context's runs there already.
     ///
     /// ```swift
     /// Task(executorPreference: connection.executor) {
