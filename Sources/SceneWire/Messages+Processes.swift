@@ -95,32 +95,32 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
         to target: CallTarget, method: String, params: (some WireWritable)?, timeout: Double?, from: String?,
         into output: inout [UInt8]
     ) {
-        output.append(UInt8(ascii: "{"))
+        var object = ObjectWriter()
         if let from {
-            JSONValue.append(#""from":"#, to: &output)
+            object.key("from", to: &output)
             JSONValue.writeQuoted(from, to: &output)
-            output.append(UInt8(ascii: ","))
         }
-        JSONValue.append(#""method":"#, to: &output)
+        object.key("method", to: &output)
         JSONValue.writeQuoted(method, to: &output)
         if let params {
-            JSONValue.append(#","params":"#, to: &output)
+            object.key("params", to: &output)
             params.write(to: &output)
         }
         if let timeout {
-            JSONValue.append(#","timeout":"#, to: &output)
+            object.key("timeout", to: &output)
             JSONValue.double(timeout).write(to: &output)
         }
-        JSONValue.append(#","to":"#, to: &output)
+        object.key("to", to: &output)
         switch target {
         case .instance(let id):
             JSONValue.writeQuoted(id, to: &output)
         case .scene(let scene):
-            JSONValue.append(#"{"scene":"#, to: &output)
+            var inner = ObjectWriter()
+            inner.key("scene", to: &output)
             JSONValue.writeQuoted(scene, to: &output)
-            output.append(UInt8(ascii: "}"))
+            inner.end(&output)
         }
-        output.append(UInt8(ascii: "}"))
+        object.end(&output)
     }
 
     /// The members of `scene.call` / `scene.notify` params read straight from the
