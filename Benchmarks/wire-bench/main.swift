@@ -14,8 +14,8 @@
 // - Scale: 1,000 control connections making 100 requests each, and 100 connected C scene
 //   processes receiving flow events (fan-out latency); the coordinator's RSS at each step.
 //
-// 1, 16 and 64 callers; every case once per round, the cases alternating within a round
-// (coordinator, D-Bus, coordinator, ...), several rounds: min, median and max are reported.
+// 1, 16 and 64 callers; every case once per round, in an order shuffled anew each round,
+// several rounds: min, median and max are reported.
 // CPU time per call is read from /proc/<pid>/stat of the coordinator and of dbus-daemon.
 //
 // Run it through Benchmarks/run.sh, which builds what it needs. By hand, after
@@ -404,8 +404,15 @@ if let only {
 }
 let cores = ProcessInfo.processInfo.activeProcessorCount
 print("wire-bench: \(cores) cores; \(rounds) rounds of \(Int(duration)) s per case; D-Bus: \(withDBus ? "measured" : "skipped (run with --dbus)")")
+// Each round runs the cases in an order of its own, shuffled with a fixed seed (the same
+// orders every run). In one fixed order a case always follows the same one, and what that
+// one leaves behind weighs on it in every round: measured, a SceneClient case right after
+// a case driven by the C load generator read up to 20% more calls/s than right after
+// another SceneClient case, which made the typed call (always after the untyped one) look
+// slower than it is.
+var order = SplitMix(seed: 0x5CE4E)
 for round in 1...rounds {
-    for index in cases.indices {
+    for index in Array(cases.indices).shuffled(using: &order) {
         cases[index].runs.append(try await measure(cases[index]))
     }
     print("  round \(round) of \(rounds) done")
@@ -924,7 +931,7 @@ if let out = argument(after: "--out") {
         "",
         "Written by `Benchmarks/run.sh` on \(date). Machine: \(cpuModel), \(cores) cores, \(String(format: "%.0f", memory)) GiB, Linux \(kernel). Release builds.",
         "",
-        "How: every case runs once per round, the cases alternating within a round (C echo, coordinator ping, flow.send, scene.open, state, durable flow.send, SceneClient ping from tasks on the pool, then from tasks on their connection's executor, scene.call to the C scene, to the Swift scene, D-Bus, Swift callers to the Swift scene, Swift callers' typed calls to the Swift scene as a distributed actor) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process (`state` is asked of a second one serving the demo app, five of its instances open; durable `flow.send` of a third, with `--state` and `--durable`); D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
+        "How: every case runs once per round, in an order shuffled anew each round (with a fixed seed, so that no case always follows the same one), the cases being (C echo, coordinator ping, flow.send, scene.open, state, durable flow.send, SceneClient ping from tasks on the pool, then from tasks on their connection's executor, scene.call to the C scene, to the Swift scene, D-Bus, Swift callers to the Swift scene, Swift callers' typed calls to the Swift scene as a distributed actor) at 1, 16 and 64 callers; \(rounds) rounds of \(Int(duration)) s each; each figure is min / median / max over the rounds, and the ratios compare medians. Callers are closed loops: one request, wait for its answer, the next. The coordinator is the release `scenectl serve` in its own process (`state` is asked of a second one serving the demo app, five of its instances open; durable `flow.send` of a third, with `--state` and `--durable`); D-Bus is a private `dbus-daemon` (\(withDBus ? "measured" : "**not measured in this run: run with `--with-dbus`**")) on a socket of its own with its own config. Both relays have C endpoints: `Benchmarks/c/loadgen.c` and `scene.c` for the coordinator, `dbus-loadgen.c` and `dbus-service.c` (libdbus) for D-Bus. Server CPU per call is the change of utime + stime in `/proc/<pid>/stat` over a run, divided by its calls.",
         "",
         "![throughput and latency against callers](results.svg)",
         "",
