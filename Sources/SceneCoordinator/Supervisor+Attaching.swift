@@ -5,11 +5,17 @@ import SceneWire
 
 /// A process that said `hello` with an attach token, waiting for the instance its attach
 /// opens to be launched.
+///
+/// One attach of a scene opens at a time (the others wait their turn, in order): a launch
+/// cannot tell which open it comes from, so with two in flight the first launch could take
+/// the second's process, and the second's open would then find its process taken.
 struct PendingAttach {
     let scene: String
     let value: JSONValue?
     let session: Session
     let completion: (Result<InstanceID, WireError>) -> Void
+    /// Its open was asked of the registry (the one of its scene in flight).
+    var opening = false
 }
 
 /// Attaching: a process the coordinator did not start says `hello` with an attach token
@@ -29,7 +35,7 @@ extension Supervisor {
         if let instance = token.instance {
             // A re-attach token takes back its own instance, and nothing else.
             guard let id = InstanceID(instance), let entry = slots[id], entry.slot.attached, entry.slot.stage == .starting,
-                entry.session == nil
+                entry.session == nil, registry.isOpen(id)
             else {
                 completion(.failure(attachRefusal(instance, open: InstanceID(instance).map(registry.isOpen) ?? false)))
                 return
@@ -41,19 +47,32 @@ extension Supervisor {
             bind(session, to: entry, completion: completion)
             return
         }
-        // Opened by the scene's rules; its launch takes this process (``launch(_:waiter:)``).
-        let pending = PendingAttach(scene: token.scene, value: token.value, session: session, completion: completion)
-        pendingAttaches.append(pending)
-        let attaching = LoopBound(session, loop: loop)
+        // Opened by the scene's rules; its launch takes this process (``launch(_:waiter:)``),
+        // once the scene's attaches before it have opened.
+        pendingAttaches.append(PendingAttach(scene: token.scene, value: token.value, session: session, completion: completion))
+        openNextAttach(of: token.scene)
+    }
+
+    /// Asks the registry to open for the first waiting attach of `scene`, unless one of the
+    /// scene's is opening.
+    private func openNextAttach(of scene: String) {
+        guard !pendingAttaches.contains(where: { $0.scene == scene && $0.opening }),
+            let index = pendingAttaches.firstIndex(where: { $0.scene == scene })
+        else { return }
+        pendingAttaches[index].opening = true
+        let pending = pendingAttaches[index]
+        let attaching = LoopBound(pending.session, loop: loop)
         let supervisor = bound
-        registry.open(token.scene, value: token.value) { result in
-            supervisor.value.opened(for: attaching.value, result)
+        registry.open(scene, value: pending.value) { result in
+            supervisor.value.opened(for: attaching.value, of: scene, result)
         }
     }
 
     /// The answer to an attach's open: when its launch did not take the process (the scene
-    /// focused an instance that has one, or refused), the attach fails.
-    private func opened(for session: Session, _ result: Result<InstanceID, RegistryRejection>) {
+    /// focused an instance that has one, or refused), the attach fails. The scene's next
+    /// attach opens then.
+    private func opened(for session: Session, of scene: String, _ result: Result<InstanceID, RegistryRejection>) {
+        defer { openNextAttach(of: scene) }
         guard let index = pendingAttaches.firstIndex(where: { $0.session === session }) else { return }
         let pending = pendingAttaches.remove(at: index)
         switch result {
@@ -75,10 +94,15 @@ extension Supervisor {
 
     /// The instance of `scene` (of `value`, for a per-value scene) that has waited longest
     /// for a process to attach, if any.
+    ///
+    /// Only an instance still open: the registry stops a dismissed instance's slot a turn
+    /// after it answers the dismiss, and a process that leaves in between puts that slot
+    /// back to waiting (measured: about one attach in a hundred, under load, took the
+    /// instance just dismissed).
     private func waiting(for scene: String, value: JSONValue?) -> Supervised? {
         let candidates = slots.values.filter { entry in
             entry.id.scene == scene && entry.slot.attached && entry.slot.stage == .starting && entry.session == nil
-                && (value == nil || (try? registry.info(entry.id).get().value) == value)
+                && registry.isOpen(entry.id) && (value == nil || (try? registry.info(entry.id).get().value) == value)
         }
         return candidates.min { $0.id.number < $1.id.number }
     }
@@ -87,7 +111,7 @@ extension Supervisor {
     /// Answers false when no attach waits for `id`'s scene (the launch proceeds as usual).
     func launchAttached(_ id: InstanceID, waiter: CheckedContinuation<Result<Void, RegistryRejection>, Never>) -> Bool {
         let value = try? registry.info(id).get().value
-        guard let index = pendingAttaches.firstIndex(where: { $0.scene == id.scene && ($0.value == nil || $0.value == value) }),
+        guard let index = pendingAttaches.firstIndex(where: { $0.opening && $0.scene == id.scene && ($0.value == nil || $0.value == value) }),
             let (spec, restart) = registry.launch(of: id.scene)
         else { return false }
         let pending = pendingAttaches.remove(at: index)

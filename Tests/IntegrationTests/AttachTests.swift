@@ -112,6 +112,37 @@ struct AttachTests {
         }
     }
 
+    @Test("attaches made at once, each after a dismissed instance's process left, each take a new instance of their own")
+    func attachAfterDismiss() async throws {
+        try await withProcesses(extra: attachScenes) { harness in
+            let control = harness.control
+            // The registry stops a dismissed instance's process a turn after it answers the
+            // dismiss: a process that leaves in between must not leave its instance waiting
+            // for another attach. Attaches of one scene at once must not take each other's
+            // instance (a launch cannot tell whose open it is). Repeated, since the windows
+            // are short.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        for _ in 0..<40 {
+                            let scene = try await attach(harness, token: try await control.issueToken(scene: "remote", uses: 1).token)
+                            let id = try #require(scene.hello.instance?.id)
+                            _ = try await control.dismiss(instance: id, force: true)
+                            scene.close()
+                            let next = try await attach(harness, token: try await control.issueToken(scene: "remote", uses: 1).token)
+                            // The dismissed instance is gone: the attach made a new one.
+                            let nextID = try #require(next.hello.instance?.id)
+                            #expect(nextID != id)
+                            #expect(try await control.dismiss(instance: nextID, force: true).contains(nextID))
+                            next.close()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
     @Test("a single scene whose instance has its process refuses another attach: already_attached")
     func alreadyAttached() async throws {
         try await withProcesses(extra: attachScenes) { harness in
