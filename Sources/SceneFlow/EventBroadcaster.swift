@@ -1,4 +1,5 @@
-import SceneSync
+// Public: the inlinable publishing path uses `Locked` and `FIFOQueue`.
+public import SceneSync
 import Synchronization
 
 /// How many undelivered events a subscriber keeps.
@@ -21,14 +22,31 @@ public enum EventBuffering: Hashable, Sendable {
 /// - Every subscriber sees events in publication order.
 /// - A subscriber whose stream is gone or whose task was cancelled is forgotten;
 ///   ``finish()`` ends every stream.
+///
+/// Publishing is inlinable: a module that publishes its own event type gets the path
+/// specialized for it, with no generic metadata looked up per event.
 public final class EventBroadcaster<Event: Sendable>: Sendable {
-    private struct State {
-        var nextID: UInt64 = 0
-        var subscribers: [(id: UInt64, buffer: SubscriberBuffer<Event>, include: (@Sendable (Event) -> Bool)?)] = []
-        var finished = false
+    @usableFromInline struct Subscriber: Sendable {
+        @usableFromInline let id: UInt64
+        @usableFromInline let buffer: SubscriberBuffer<Event>
+        @usableFromInline let include: (@Sendable (Event) -> Bool)?
+
+        init(id: UInt64, buffer: SubscriberBuffer<Event>, include: (@Sendable (Event) -> Bool)?) {
+            self.id = id
+            self.buffer = buffer
+            self.include = include
+        }
     }
 
-    private let state = Locked(State())
+    @usableFromInline struct State: Sendable {
+        var nextID: UInt64 = 0
+        @usableFromInline var subscribers: [Subscriber] = []
+        var finished = false
+
+        init() {}
+    }
+
+    @usableFromInline let state = Locked(State())
     /// How many subscribers are registered, readable without the lock: publishing to none
     /// costs no lock at all.
     private let registered = Atomic<Int>(0)
@@ -53,7 +71,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
         let id: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
             defer { state.nextID += 1 }
-            state.subscribers.append((state.nextID, buffer, include))
+            state.subscribers.append(Subscriber(id: state.nextID, buffer: buffer, include: include))
             registered.store(state.subscribers.count, ordering: .releasing)
             return state.nextID
         }
@@ -69,16 +87,17 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
     }
 
     /// Delivers `event` to every subscriber.
+    @inlinable
     public func publish(_ event: Event) {
         publish(contentsOf: CollectionOfOne(event))
     }
 
     /// Delivers each of `events`, in order, to every subscriber.
+    @inlinable
     public func publish(contentsOf events: some Collection<Event>) {
         // A subscriber registering meanwhile starts after these events either way.
-        guard registered.load(ordering: .acquiring) > 0 else { return }
-        state.withLock { state in
-            guard !state.subscribers.isEmpty else { return }
+        guard hasSubscribers else { return }
+        let ended = state.withLock { state in
             var ended = false
             for subscriber in state.subscribers {
                 let delivered: Bool
@@ -95,10 +114,19 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
                 }
                 if !delivered { ended = true }
             }
-            if ended {
-                state.subscribers.removeAll { !$0.buffer.isOpen }
-                registered.store(state.subscribers.count, ordering: .releasing)
-            }
+            return ended
+        }
+        if ended { forgetEnded() }
+    }
+
+    /// Whether any subscriber is registered, without taking the lock.
+    @usableFromInline var hasSubscribers: Bool { registered.load(ordering: .acquiring) > 0 }
+
+    /// Forgets the subscribers whose streams have ended.
+    @usableFromInline func forgetEnded() {
+        state.withLock { state in
+            state.subscribers.removeAll { !$0.buffer.isOpen }
+            registered.store(state.subscribers.count, ordering: .releasing)
         }
     }
 

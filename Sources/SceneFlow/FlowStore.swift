@@ -67,8 +67,10 @@ public struct FlowStore<R: Route>: Sendable {
 
     /// Returns the recorded events and forgets them.
     public mutating func takeEvents() -> [FlowEvent<R>] {
-        defer { _pendingEvents.removeAll(keepingCapacity: true) }
-        return _pendingEvents
+        // Handed over whole: the caller keeps the buffer, the store starts a new one.
+        var taken: [FlowEvent<R>] = []
+        swap(&taken, &_pendingEvents)
+        return taken
     }
 
     /// Applies `intent` (through the middleware chain) and answers what it did.

@@ -1,22 +1,22 @@
 /// A first-in, first-out queue with amortised O(1) append and removal from the front.
-package struct FIFOQueue<Element> {
-    package init() {}
+@usableFromInline package struct FIFOQueue<Element> {
+    @inlinable package init() {}
 
-    private var storage: [Element] = []
-    private var head = 0
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
 
-    package var count: Int { storage.count - head }
-    package var isEmpty: Bool { head == storage.count }
+    @inlinable package var count: Int { storage.count - head }
+    @inlinable package var isEmpty: Bool { head == storage.count }
 
     /// The oldest element, if any.
-    package var first: Element? { head < storage.count ? storage[head] : nil }
+    @inlinable package var first: Element? { head < storage.count ? storage[head] : nil }
 
-    package mutating func append(_ element: Element) {
+    @inlinable package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Removes and returns every element, oldest first.
-    package mutating func removeAll() -> [Element] {
+    @inlinable package mutating func removeAll() -> [Element] {
         defer {
             storage = []
             head = 0
@@ -24,7 +24,20 @@ package struct FIFOQueue<Element> {
         return head == 0 ? storage : Array(storage[head...])
     }
 
-    package mutating func popFirst() -> Element? {
+    /// Moves every element, oldest first, to the end of `destination`. When both the
+    /// queue and `destination` start at their beginning, their storage is swapped: the
+    /// queue goes on in `destination`'s old buffer, and nothing is copied or allocated.
+    @inlinable package mutating func moveAll(into destination: inout [Element]) {
+        if head == 0, destination.isEmpty {
+            swap(&storage, &destination)
+        } else {
+            destination.append(contentsOf: storage[head...])
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+    }
+
+    @inlinable package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         head += 1

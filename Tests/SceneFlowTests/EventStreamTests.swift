@@ -156,4 +156,26 @@ struct EventStreamTests {
         }
         #expect(broadcaster.subscriberCount == 0)
     }
+
+    @Test("events a reader has read are not kept: at most its last burst and the one before are alive")
+    func readEventsAreReleased() async {
+        final class Token: Sendable {
+            let alive: Locked<Int>
+            init(_ alive: Locked<Int>) {
+                self.alive = alive
+                alive.withLock { $0 += 1 }
+            }
+            deinit { alive.withLock { $0 -= 1 } }
+        }
+        let alive = Locked(0)
+        let broadcaster = EventBroadcaster<Token>()
+        let stream = broadcaster.subscribe()
+        var iterator = stream.makeAsyncIterator()
+        for _ in 0..<100 {
+            broadcaster.publish(contentsOf: [Token(alive), Token(alive)])
+            #expect(await iterator.next() != nil)
+            #expect(await iterator.next() != nil)
+        }
+        #expect(alive.withLock { $0 } <= 4)
+    }
 }
