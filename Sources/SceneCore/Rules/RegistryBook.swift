@@ -87,8 +87,10 @@ package struct RegistryBook: Sendable {
 
     /// Returns the recorded events and forgets them.
     package mutating func takeEvents() -> [BookEvent] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        // Handed over whole (emptying it in place would copy the shared buffer).
+        var taken: [BookEvent] = []
+        swap(&taken, &events)
+        return taken
     }
 
     /// Active when any instance is active; else inactive when any is; else background.
@@ -321,44 +323,79 @@ package struct RegistryBook: Sendable {
     }
 }
 
-/// Windows and volumes in focus order, least recent first, as a doubly linked list keyed
-/// by id: moving to the end and removing are O(1) however many instances are open.
+/// Windows and volumes in focus order, least recent first, as a doubly linked list:
+/// moving to the end and removing are O(1) however many instances are open.
+///
+/// The links live in arrays indexed by a member's slot, so an operation hashes the id
+/// once (to find its slot) and follows its neighbours by index; a removed member's slot
+/// is reused by the next one added.
 package struct FocusList: Sendable {
-    private var previous: [InstanceID: InstanceID] = [:]
-    private var next: [InstanceID: InstanceID] = [:]
-    private var members: Set<InstanceID> = []
-    package private(set) var first: InstanceID?
-    package private(set) var last: InstanceID?
+    private static let none = -1
 
-    package var count: Int { members.count }
+    private var slots: [InstanceID: Int] = [:]
+    private var ids: [InstanceID] = []
+    private var previous: [Int] = []
+    private var next: [Int] = []
+    private var free: [Int] = []
+    private var head = FocusList.none
+    private var tail = FocusList.none
+
+    package init() {}
+
+    package var first: InstanceID? { head == Self.none ? nil : ids[head] }
+    package var last: InstanceID? { tail == Self.none ? nil : ids[tail] }
+    package var count: Int { slots.count }
 
     package mutating func moveToLast(_ id: InstanceID) {
-        if last == id { return }
-        remove(id)
-        members.insert(id)
-        if let last {
-            next[last] = id
-            previous[id] = last
+        let slot: Int
+        if let existing = slots[id] {
+            if existing == tail { return }
+            unlink(existing)
+            slot = existing
         } else {
-            first = id
+            slot = allocate(id)
         }
-        last = id
+        previous[slot] = tail
+        next[slot] = Self.none
+        if tail == Self.none { head = slot } else { next[tail] = slot }
+        tail = slot
     }
 
     package mutating func remove(_ id: InstanceID) {
-        guard members.remove(id) != nil else { return }
-        let before = previous.removeValue(forKey: id)
-        let after = next.removeValue(forKey: id)
-        if let before { next[before] = after } else { first = after }
-        if let after { previous[after] = before } else { last = before }
+        guard let slot = slots.removeValue(forKey: id) else { return }
+        unlink(slot)
+        free.append(slot)
+    }
+
+    private mutating func allocate(_ id: InstanceID) -> Int {
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = reused
+            ids[slot] = id
+        } else {
+            slot = ids.count
+            ids.append(id)
+            previous.append(Self.none)
+            next.append(Self.none)
+        }
+        slots[id] = slot
+        return slot
+    }
+
+    /// Takes `slot` out of the chain; its own links are left for the caller to set.
+    private mutating func unlink(_ slot: Int) {
+        let before = previous[slot]
+        let after = next[slot]
+        if before == Self.none { head = after } else { next[before] = after }
+        if after == Self.none { tail = before } else { previous[after] = before }
     }
 
     /// The most recent member that satisfies `predicate`.
     package func lastMatching(_ predicate: (InstanceID) -> Bool) -> InstanceID? {
-        var cursor = last
-        while let id = cursor {
-            if predicate(id) { return id }
-            cursor = previous[id]
+        var cursor = tail
+        while cursor != Self.none {
+            if predicate(ids[cursor]) { return ids[cursor] }
+            cursor = previous[cursor]
         }
         return nil
     }
@@ -366,11 +403,11 @@ package struct FocusList: Sendable {
     /// Every member, least recent first.
     package var ordered: [InstanceID] {
         var result: [InstanceID] = []
-        result.reserveCapacity(members.count)
-        var cursor = first
-        while let id = cursor {
-            result.append(id)
-            cursor = next[id]
+        result.reserveCapacity(slots.count)
+        var cursor = head
+        while cursor != Self.none {
+            result.append(ids[cursor])
+            cursor = next[cursor]
         }
         return result
     }
