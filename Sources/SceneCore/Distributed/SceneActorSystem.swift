@@ -178,6 +178,6 @@ final class RegistryTransport<R: Route>: SceneCallTransport {
     /// interface has its calls checked against it).
     func callsDirectly(_ instance: InstanceID) -> Bool {
         guard let registry = held.withLock({ $0.registry }) else { return false }
-        return registry.declarationsByID[instance.scene]?.interface == nil && registry.host?.callees.workers(instance) != nil
+        return registry.interfaces[instance.scene] == nil && registry.host?.callees.workers(instance) != nil
     }
 }

@@ -4,7 +4,7 @@ import SceneJSON
 extension SceneRegistry {
     /// What backs `id`, by its scene's hosting; nil for a virtual instance.
     func backing(of id: InstanceID) -> (any SceneBacking)? {
-        switch declarationsByID[id.scene]?.hosting {
+        switch placements[id.scene] {
         case .inProcess: return host
         case .process: return processes
         case .virtual, nil: return nil

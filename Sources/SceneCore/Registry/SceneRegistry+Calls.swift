@@ -71,7 +71,7 @@ extension SceneRegistry {
         _ call: SceneCall, on id: InstanceID, timeout: Duration, completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
     ) -> Bool {
         guard timeout > .zero, timeout <= SceneCall.maximumTimeout, !SceneCall.isReserved(call.method),
-            declarationsByID[id.scene]?.interface == nil, let workers = host?.callees.workers(id)
+            interfaces[id.scene] == nil, let workers = host?.callees.workers(id)
         else { return false }
         workers.run(CallJob(work: .call(call), waiter: .handler(completion), instance: id, timeout: timeout))
         return true

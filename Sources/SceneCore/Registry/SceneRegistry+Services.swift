@@ -39,14 +39,14 @@ extension SceneRegistry {
 
     /// The interface `scene` declares; nil when it declares none (or is not declared).
     public nonisolated func interface(of scene: String) -> SceneInterface? {
-        declarationsByID[scene]?.interface
+        interfaces[scene]
     }
 
     /// Why `call` may not reach an instance of `scene`: its interface does not declare the
     /// method (-32601), or the params break the method's schema (-32602). Nil when the
     /// scene declares no interface or the call fits it.
     public nonisolated func refusal(of call: SceneCall, to scene: String) -> SceneError? {
-        guard let interface = declarationsByID[scene]?.interface else { return nil }
+        guard let interface = interfaces[scene] else { return nil }
         let params: JSONValue
         do {
             params = try call.params.json()
@@ -92,7 +92,7 @@ extension SceneRegistry {
     ///   the signal (no event).
     @_specialize(where R == JSONValue)
     public func emit(_ signal: String, payload: JSONValue?, from id: InstanceID) throws(SceneError) {
-        let interface = declarationsByID[id.scene]?.interface
+        let interface = interfaces[id.scene]
         do throws(RegistryRejection) {
             try rejectingSync("scene.emit") { (self) throws(RegistryRejection) in
                 guard let record = self.book.records[id], record.phase != .opening else { throw .instanceNotOpen(id) }

@@ -22,6 +22,25 @@ public actor SceneRegistry<R: Route> {
     /// The declarations, in declaration order.
     public nonisolated let declarations: [SceneDeclaration<R>]
     let declarationsByID: [String: SceneDeclaration<R>]
+    /// The interfaces of the scenes that declare one: what every call and signal checks,
+    /// without copying a whole declaration out of ``declarationsByID``.
+    nonisolated let interfaces: [String: SceneInterface]
+    /// Where each scene's code runs, without its launch spec: what every call to an
+    /// instance asks, answered without copying a declaration.
+    nonisolated let placements: [String: Placement]
+
+    /// A scene's ``SceneHosting`` without its payload.
+    enum Placement {
+        case virtual, inProcess, process
+
+        init(_ hosting: SceneHosting) {
+            switch hosting {
+            case .virtual: self = .virtual
+            case .inProcess: self = .inProcess
+            case .process: self = .process
+            }
+        }
+    }
     /// What `state` tells of the declarations, made once.
     nonisolated let declaredState: DeclaredState<R>
     var book: RegistryBook
@@ -121,6 +140,8 @@ public actor SceneRegistry<R: Route> {
         self.app = app
         self.declarations = declarations
         self.declarationsByID = byID
+        self.interfaces = byID.compactMapValues(\.interface)
+        self.placements = byID.mapValues { Placement($0.hosting) }
         self.declaredState = DeclaredState(declarations)
         self.supervision = GroupSupervision(groups: byID.compactMapValues(\.group))
         self.processes = processes
