@@ -35,6 +35,7 @@ protocol ServedRegistry: Sendable {
     /// Instance `id` as the wire describes it, or why not.
     func info(_ id: InstanceID) -> Result<InstanceInfo<JSONValue>, RegistryRejection>
     func hosting(of id: InstanceID) -> SceneHosting?
+    func runsInProcess(_ id: InstanceID) -> Bool
     func callRunning(
         _ call: SceneCall, on id: InstanceID, timeout: Duration,
         completion: @escaping @Sendable (Result<ScenePayload, SceneError>) -> Void
@@ -140,6 +141,7 @@ struct Served<R: Route>: ServedRegistry {
     }
 
     func hosting(of id: InstanceID) -> SceneHosting? { registry.hosting(of: id) }
+    func runsInProcess(_ id: InstanceID) -> Bool { registry.runsInProcess(id) }
 
     func callRunning(
         _ call: SceneCall, on id: InstanceID, timeout: Duration,

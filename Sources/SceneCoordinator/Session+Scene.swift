@@ -293,7 +293,7 @@ extension Session {
     /// answer to request `id`.
     func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
         let wait = timeout.map { Duration.seconds($0) } ?? server.configuration.callTimeout
-        if server.registry.hosting(of: target) == .inProcess {
+        if server.registry.runsInProcess(target) {
             deliverInProcess(method, params: params, timeout: wait, to: target, id: id, expectsAnswer: expectsAnswer)
             return
         }

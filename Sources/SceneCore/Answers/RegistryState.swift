@@ -81,6 +81,7 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     }
 
     /// The open instances at `range` of the id order.
+    @_specialize(where R == JSONValue)
     public func instances(_ range: Range<Int>) -> [InstanceInfo<R>] {
         entries[range].compactMap { id, path, queue in
             guard let record = records[id] else { return nil }

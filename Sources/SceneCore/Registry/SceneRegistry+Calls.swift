@@ -82,6 +82,12 @@ extension SceneRegistry {
         declarationsByID[id.scene]?.hosting
     }
 
+    /// Whether the code of instances of `id`'s scene runs in this process: ``hosting(of:)``
+    /// is `.inProcess`, asked without copying the declaration (every relayed call asks).
+    public nonisolated func runsInProcess(_ id: InstanceID) -> Bool {
+        placements[id.scene] == .inProcess
+    }
+
     /// Stops every in-process behaviour without dismissing its instance, as a shutting
     /// down coordinator stops its scene processes: each hears a forced close, then its
     /// stop. Returns once all have. A registry restored from a snapshot starts them again.

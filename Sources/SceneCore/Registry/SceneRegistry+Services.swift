@@ -70,7 +70,7 @@ extension SceneRegistry {
     ///   `launch_timeout`, `value_required`, …), also as a `request.rejected` event for
     ///   `request`.
     package func beginActivation(of scene: String, for request: String) -> RegistryStep<R, InstanceID> {
-        switch book.activationTarget(of: scene, activatable: declarationsByID[scene]?.activatable ?? false) {
+        switch book.activationTarget(of: scene, activatable: activatable.contains(scene)) {
         case .failure(let reason): return .done(.failure(reason))
         case .success(.existing(let id)): return .done(.success(id))
         case .success(.join(let id)): return afterOpening(id) { _ in id }

@@ -28,6 +28,8 @@ public actor SceneRegistry<R: Route> {
     /// Where each scene's code runs, without its launch spec: what every call to an
     /// instance asks, answered without copying a declaration.
     nonisolated let placements: [String: Placement]
+    /// The scenes declared `activatable`.
+    nonisolated let activatable: Set<String>
 
     /// A scene's ``SceneHosting`` without its payload.
     enum Placement {
@@ -142,6 +144,7 @@ public actor SceneRegistry<R: Route> {
         self.declarationsByID = byID
         self.interfaces = byID.compactMapValues(\.interface)
         self.placements = byID.mapValues { Placement($0.hosting) }
+        self.activatable = Set(declarations.filter(\.activatable).map(\.id))
         self.declaredState = DeclaredState(declarations)
         self.supervision = GroupSupervision(groups: byID.compactMapValues(\.group))
         self.processes = processes
@@ -251,12 +254,11 @@ public actor SceneRegistry<R: Route> {
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
         let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
-        let declaration = declarationsByID[id.scene]
         var style: ImmersionStyle?
         if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
             id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
             focused: book.focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
-            geometry: declaration?.geometry ?? SceneGeometry(), style: style)
+            geometry: declaredState.geometries[id.scene] ?? SceneGeometry(), style: style)
     }
 }
