@@ -28,3 +28,16 @@ struct FocusListTests {
         }
     }
 }
+
+@Suite("Instance ids as keys")
+struct InstanceIDKeyTests {
+    @Test("ids that share a number and a scene-name length are still different keys; equal ids are one key")
+    func sameNumberSameLength() {
+        let ids = ["doc-1", "map-1", "doc-2", "map-2", "a-1", "b-1"].compactMap { InstanceID($0) }
+        var table: [InstanceID: String] = [:]
+        for id in ids { table[id] = id.description }
+        #expect(table.count == ids.count)
+        for id in ids { #expect(table[InstanceID(scene: id.scene, number: id.number)] == id.description) }
+        #expect(Set(ids + ids).count == ids.count)
+    }
+}

@@ -32,6 +32,16 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     public var description: String { "\(scene)-\(number)" }
 
+    /// Hashes the number and the length of the scene's name, not the name itself: ids are
+    /// the keys of every table of a registry, and hashing a string costs more than the
+    /// rest of a lookup. Equal ids still hash equal; ids that share both are of different
+    /// scenes with names of one length, which equality then tells apart (a registry's
+    /// numbers are its own and unique per scene, so at most one per such scene).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(scene.utf8.count)
+    }
+
     /// By scene, then by number. Instances of one scene (the usual case when many are
     /// sorted) are told apart by their numbers after an equality check of their scenes,
     /// which is cheaper than ordering two equal strings.
