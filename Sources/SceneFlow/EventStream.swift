@@ -93,7 +93,6 @@ final class SubscriberBuffer<Event: Sendable>: Sendable {
         case ended
     }
 
-
     @usableFromInline let buffering: EventBuffering
     @usableFromInline let state = Locked(State())
 

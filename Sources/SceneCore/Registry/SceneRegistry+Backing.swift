@@ -120,7 +120,7 @@ extension SceneRegistry {
     ///   runs for it now.
     public func restartBehavior(_ id: InstanceID) async throws(SceneError) {
         guard book.records[id] != nil else { throw SceneError(RegistryRejection.instanceNotOpen(id)) }
-        guard declarationsByID[id.scene]?.hosting == .inProcess, let host, await host.restart(id) else {
+        guard runsInProcess(id), let host, await host.restart(id) else {
             throw .notConnected(id)
         }
     }

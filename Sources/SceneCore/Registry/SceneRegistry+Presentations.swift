@@ -123,7 +123,7 @@ extension SceneRegistry {
             let answer = PresentationBook<PresentationWait<R>>.orphaned(presentation)
             for waiter in presentation.waiters { waiter.resolve(.failure(answer)) }
         }
-        switch declarationsByID[id.scene]?.hosting {
+        switch placements[id.scene] {
         case .inProcess:
             host?.tellParentDismissed(id)
         case .process:

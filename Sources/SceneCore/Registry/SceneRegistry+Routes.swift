@@ -137,7 +137,7 @@ extension SceneRegistry {
     /// What the code behind `id` decides for `route`: nil when it leaves it to the scope
     /// rules, answers nothing in time, or answers something that is not a decision.
     private func decision(for route: R, path: [RouteStep<R>], by id: InstanceID, within timeout: Duration) async -> ScopeAction? {
-        if let host, placements[id.scene] == .inProcess {
+        if let host, runsInProcess(id) {
             return await host.decide(route, path: path, on: id, timeout: timeout)
         }
         guard let backing = backing(of: id), let routeJSON = try? JSONValue(encoding: route),
