@@ -15,7 +15,7 @@ started=$SECONDS
 step() { echo; echo "== $1 ($(( SECONDS - started )) s so far)"; }
 
 step "test suites"
-swift test "${swift_test_flags[@]}"
+run_suites .build/logs/test-suites.log
 
 step "fuzzing, ${FUZZ_SECONDS:-30} s per target"
 for target in $(cd Fuzz/targets && ls *.swift | sed 's/\.swift$//'); do

@@ -68,13 +68,13 @@ for (( run = 1; run <= runs; run++ )); do
     # Swift Testing marks each issue and each failing test with ✘, and ends a run that it
     # finished with "Test run with N tests …". A run without that line was cut short (a
     # sanitizer's report, a crash), and its log's tail says how.
-    grep '✘' "$log" | grep -v '✘ Suite\|✘ Test run' | sed 's/^/    /' || true
+    finished=true
+    print_failures "$log" "    " || finished=false
     names=$(grep '✘ Test .* failed after' "$log" | sed -E 's/^✘ Test //; s/ failed after .*$//; s/ with [0-9]+ test cases?$//' || true)
     while IFS= read -r name; do
         [[ -n "$name" ]] && failures["$name"]=$(( ${failures["$name"]:-0} + 1 ))
     done <<<"$names"
-    if ! grep -q 'Test run with [0-9]* tests\? in' "$log"; then
-        tail -40 "$log" | sed 's/^/    /'
+    if ! $finished; then
         early="(the run ended early: a crash or a sanitizer's report, see its log)"
         failures["$early"]=$(( ${failures["$early"]:-0} + 1 ))
     elif [[ -z "$names" ]]; then

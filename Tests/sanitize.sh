@@ -16,4 +16,4 @@ esac
 # one Foundation bug is suppressed (Tests/asan.supp says which and why).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="detect_leaks=0 suppressions=$PWD/Tests/asan.supp ${ASAN_OPTIONS:-}"
-swift test "${swift_test_flags[@]}" --sanitize="$sanitizer" --scratch-path ".build/$sanitizer"
+run_suites ".build/logs/test-suites-$sanitizer.log" --sanitize="$sanitizer" --scratch-path ".build/$sanitizer"
