@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SceneSync
 
 /// The one small logger of the daemon side: lines to standard error, filtered by the
@@ -41,8 +42,30 @@ public enum Log {
         guard level >= Log.level else { return }
         let line = "scene[\(level.name)] \(message())\n"
         output.withLock { written in
-            FileHandle.standardError.write(Data(line.utf8))
-            written += 1
+            if emit(line, to: STDERR_FILENO) { written += 1 }
+        }
+    }
+
+    /// Writes `line` whole to `fd` (standard error for the log), retrying after signals;
+    /// `false` when a write fails.
+    ///
+    /// A log line that cannot be written is dropped: a daemon whose standard error is closed, a
+    /// pipe no one reads any more, or a full disk goes on serving. (Foundation's
+    /// `FileHandle.write(_:)` traps on a failed write, so one lost log line would stop the
+    /// coordinator, and a durable one before it could say why.)
+    public static func emit(_ line: String, to fd: Int32) -> Bool {
+        var line = line
+        return line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
         }
     }
 

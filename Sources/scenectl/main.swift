@@ -8,13 +8,15 @@ import SceneJSON
 import SceneSocket
 import SceneWire
 
+/// Writes a line to standard error. One that cannot be written is dropped (a serving
+/// coordinator goes on).
 func standardError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    _ = Log.emit(text + "\n", to: STDERR_FILENO)
 }
 
 /// Writes a line to standard output at once (for long-running commands read by others).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    _ = Log.emit(line + "\n", to: STDOUT_FILENO)
 }
 
 func parseJSON(_ text: String, what: String) throws(UsageError) -> JSONValue {

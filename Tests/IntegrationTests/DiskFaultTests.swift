@@ -89,6 +89,31 @@ struct DiskFaultTests {
         }
     }
 
+    @Test("a coordinator whose standard error cannot be written goes on serving: a log line it cannot write is dropped, not fatal")
+    func unwritableStandardError() async throws {
+        try await withTemporaryFolder { folder in
+            let socket = folder.file("serve.sock")
+            // Standard error open for reading only: every write to it fails (EBADF). At
+            // `debug`, the coordinator logs as it starts and as it serves.
+            let command = [scenectlPath(), "serve", "--manifest", DiskFaultTests.manifest, "--socket", socket]
+            let quoted = command.map { "'\($0)'" }.joined(separator: " ")
+            let process = try ChildProcess(["-c", "exec \(quoted) 2</dev/null"], environment: ["SCENE_LOG": "debug"], executable: "/bin/sh")
+            defer { process.kill() }
+            var connection: SceneConnection?
+            _ = await eventually {
+                connection = try? await SceneConnection.connect(path: socket, client: "unwritable-log", timeout: 30)
+                return connection != nil || !process.isRunning
+            }
+            let control = try #require(connection, "the coordinator did not start (running: \(process.isRunning))")
+            defer { control.close() }
+            _ = try await control.open("main")
+            _ = try await control.send(.push("logged"), to: "main-1")
+            try await control.ping()
+            try await control.shutdownCoordinator()
+            #expect(await process.wait(timeout: .seconds(60)) == 0)
+        }
+    }
+
     @Test("a durable coordinator whose journal cannot be made durable stops with status 74; a restart has every change it acknowledged, and every file is whole")
     func durableStops() async throws {
         try await withTemporaryFolder { folder in
