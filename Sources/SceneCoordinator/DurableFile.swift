@@ -20,6 +20,21 @@ enum DurableFile {
         return true
     }
 
+    /// Every byte of `fd`'s file, read from its start (the offset is left alone).
+    static func readAll(_ fd: Int32) throws(SocketError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SocketError("read")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// Replaces the file at `path` with `bytes`, so that it is always either the old file
     /// or the new one, on disk: a temporary file in the same folder, fsync, rename, fsync of
     /// the folder. Returns the new file, open for writing; the caller closes it.

@@ -46,14 +46,41 @@ package struct JournalLine: Hashable, Sendable {
 
     /// The lines of a journal's bytes, in order. A line that is not a record — not JSON,
     /// or without a run, a number or an event (a last line cut short by a crash) — is
-    /// skipped.
+    /// skipped, and so are empty lines (the journal's reserve: see ``Journal``).
     package static func read(_ data: [UInt8]) -> [JournalLine] {
-        data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
-                let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
-            else { return nil }
-            return JournalLine(run: run, seq: seq, event: event, bytes: [UInt8](line) + [UInt8(ascii: "\n")])
+        var lines = scan(data).lines
+        // A last line without its newline is read too, when it is a record.
+        if let start = data.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 }) ?? (data.isEmpty ? nil : 0),
+            start < data.count, let line = record(data[start...])
+        {
+            lines.append(line)
         }
+        return lines
+    }
+
+    /// The records of a journal's bytes that end with their newline, in order, and where
+    /// the last of them ends: the offset just past its newline, 0 when there is none. What
+    /// follows it is the journal's reserve, or what a crash cut short, or both.
+    package static func scan(_ data: [UInt8]) -> (lines: [JournalLine], end: Int) {
+        var lines: [JournalLine] = []
+        var end = 0
+        var start = 0
+        while start < data.count, let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if newline > start, let line = record(data[start..<newline]) {
+                lines.append(line)
+                end = newline + 1
+            }
+            start = newline + 1
+        }
+        return (lines, end)
+    }
+
+    /// The record `line` (its newline not included) holds, if it is one.
+    private static func record(_ line: ArraySlice<UInt8>) -> JournalLine? {
+        guard let record = try? JSONParser.parse([UInt8](line)), let run = record["run"]?.stringValue,
+            let seq = record["seq"]?.intValue.flatMap(UInt64.init(exactly:)), let event = record["event"]
+        else { return nil }
+        return JournalLine(run: run, seq: seq, event: event, bytes: [UInt8](line) + [UInt8(ascii: "\n")])
     }
 }
 
@@ -65,6 +92,14 @@ package struct JournalLine: Hashable, Sendable {
 /// subscribers are sent the events). A state-file write compacts it: what the snapshot
 /// includes is dropped, except the last `keep` events, which stay for subscribers that
 /// resume after a restart (`since`).
+///
+/// The file ends in a reserve: empty lines (newline bytes) written ahead of the records, so
+/// that a group of lines overwrites bytes the file already has, and `fdatasync` then writes
+/// the data alone. Appending instead changes the file's size and its block map with every
+/// group, and each sync writes those to the file system's own journal too (on this project's
+/// machines an overwrite and its sync took ~135 µs, an append and its sync ~220–300 µs). A
+/// reader skips empty lines, so the file stays a file of JSON lines; the next start cuts it
+/// back to its last record, and the reserve grows again with the first write.
 final class Journal: Sendable {
     let path: String
     /// This coordinator run's id.
@@ -78,6 +113,10 @@ final class Journal: Sendable {
 
     private struct State {
         var fd: Int32
+        /// Where the next line goes: just past the last line written.
+        var end: Int
+        /// The file's length: its lines, then the reserve up to here.
+        var size: Int
         /// Lines of the loop turn under way, not handed to the writer yet.
         var turn: [UInt8] = []
         /// Lines of finished turns, handed to the writer, and the last event among them.
@@ -106,27 +145,36 @@ final class Journal: Sendable {
     let origin: String
 
     init(path: String, keep: Int = 0, origin: String = SceneToken.make().text, marked: UInt64 = 0) throws(SocketError) {
-        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
-        // A line cut short by a crash is dropped, so the next line starts a line of its own.
-        Journal.cutTornTail(fd)
+        let contents: [UInt8]
+        do {
+            contents = try DurableFile.readAll(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        // The lines already there (since the last compaction) stay until the next one. The
+        // file is cut after the last of them: the reserve goes, and so does a line cut short
+        // by a crash, so the next line starts a line of its own.
+        let (records, end) = JournalLine.scan(contents)
+        guard end == contents.count || ftruncate(fd, off_t(end)) == 0, lseek(fd, off_t(end), SEEK_SET) == off_t(end) else {
+            let error = SocketError("cut \(path) after its last line")
+            close(fd)
+            throw error
+        }
         self.path = path
         self.keep = max(0, keep)
         self.origin = origin
         self.run = SceneToken.make().text
-        // The lines already there (since the last compaction) stay until the next one.
-        var state = State(fd: fd)
-        for line in Journal.readLines(path) {
-            state.lines.append(line)
+        var state = State(fd: fd, end: end, size: end)
+        for line in records {
+            state.lines.append((line.seq, line.bytes))
             state.last = max(state.last, line.seq)
         }
         self.openedThrough = state.last
         self.numberedAfter = max(state.last, marked)
         self.state = Locked(state)
-    }
-
-    private static func readLines(_ path: String) -> [(seq: UInt64, bytes: [UInt8])] {
-        records(at: path).map { ($0.seq, $0.bytes) }
     }
 
     /// The lines of the journal at `path`, in file order; a line that is not a record (a
@@ -195,7 +243,7 @@ final class Journal: Sendable {
     /// `--durable` (exit status 74, EX_IOERR).
     func writeSealed() {
         while true {
-            let taken = state.withLock { state -> (fd: Int32, bytes: [UInt8], through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
+            let taken = state.withLock { state -> (fd: Int32, end: Int, size: Int, bytes: [UInt8], through: UInt64, synced: (@Sendable (UInt64) -> Void)?)? in
                 guard !state.sealed.isEmpty else {
                     state.writing = false
                     return nil
@@ -207,33 +255,52 @@ final class Journal: Sendable {
                     return nil
                 }
                 defer { state.sealed = [] }
-                return (state.fd, state.sealed, state.sealedThrough, state.synced)
+                return (state.fd, state.end, state.size, state.sealed, state.sealedThrough, state.synced)
             }
             guard let taken else { return }
+            let end = taken.end + taken.bytes.count
+            // Only the writer moves `end` and `size`, and a compaction (which replaces them)
+            // runs on the writer too: no one changes them between the lock and here.
+            let size = end > taken.size ? Journal.reserve(taken.fd, from: taken.size, through: end) : taken.size
             guard DurableFile.writeAll(taken.fd, taken.bytes) else { fail("write") }
-            if fsync(taken.fd) != 0 { fail("fsync") }
+            if fdatasync(taken.fd) != 0 { fail("fdatasync") }
+            state.withLock { state in
+                state.end = end
+                state.size = max(size, end)
+            }
             taken.synced?(taken.through)
         }
+    }
+
+    /// How far the reserve reaches past the lines that need it: a mebibyte, about 4,000
+    /// lines of a busy coordinator.
+    static let reserveLength = 1 << 20
+
+    /// Writes the reserve from `size` (the file's length) to past `needed`, and syncs it
+    /// with the file's new length; answers the file's length then. A reserve that cannot be
+    /// written (a full disk) is given up: lines are appended then, and each sync writes the
+    /// new length too.
+    private static func reserve(_ fd: Int32, from size: Int, through needed: Int) -> Int {
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 64 << 10)
+        let target = needed + reserveLength
+        var length = size
+        while length < target {
+            let count = min(newlines.count, target - length)
+            let written = newlines.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(length)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            length += written
+        }
+        // The lines' own sync (fdatasync) makes whatever it needs durable, this one or not.
+        _ = fsync(fd)
+        return length
     }
 
     private func fail(_ call: String) -> Never {
         Log.error("cannot \(call) the journal \(path): \(SocketError(call)); stopping rather than acknowledge what is not durable")
         exit(74)
-    }
-
-    /// Truncates `fd`'s file after its last newline.
-    private static func cutTornTail(_ fd: Int32) {
-        let size = lseek(fd, 0, SEEK_END)
-        guard size > 0 else { return }
-        var keep = size
-        var byte: UInt8 = 0
-        // Scans back from the end; lines are short, so this reads little.
-        while keep > 0 {
-            guard pread(fd, &byte, 1, keep - 1) == 1 else { return }
-            if byte == UInt8(ascii: "\n") { break }
-            keep -= 1
-        }
-        if keep < size { _ = ftruncate(fd, keep) }
     }
 
     /// Drops the lines a snapshot up to `seq` includes, but for the last ``keep`` lines of
@@ -285,7 +352,11 @@ final class Journal: Sendable {
             state.lines.removeFirst(plan.drop)
             close(state.fd)
             state.fd = fd
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND)
+            // The new file holds its lines alone, and its offset is past the last: the
+            // next write grows its reserve.
+            let length = Int(lseek(fd, 0, SEEK_CUR))
+            state.end = length
+            state.size = length
             // Every line recorded is on disk now, sealed or not: none is written again.
             state.turn.removeAll()
             state.sealed.removeAll()
