@@ -94,7 +94,7 @@ final class EventFanout {
                 guard let keys, subscription.takes(keys) else { continue }
             }
             if frame.isEmpty {
-                frame = WireCodec.framedRequest(id: nil, method: WireMethod.event, params: WireCodec.eventParams(event))
+                frame = WireCodec.framedRequest(id: nil, method: WireMethod.event, params: EventParams(event))
             }
             session.connection.sendFramed(frame)
         }

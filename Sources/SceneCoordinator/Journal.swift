@@ -36,9 +36,18 @@ package struct JournalLine: Hashable, Sendable {
 
     /// The line of `event`, numbered `seq`, written by run `run`: what the journal appends.
     package static func write(run: String, seq: UInt64, event: JSONValue) -> [UInt8] {
-        var bytes = Array(#"{"run":"#.utf8)
-        JSONValue.string(run).write(to: &bytes)
-        bytes += #","seq":\#(seq),"event":"#.utf8
+        write(run: run, seq: seq, writing: event)
+    }
+
+    /// The line of the event `event` writes, numbered `seq`, written by run `run`.
+    static func write(run: String, seq: UInt64, writing event: some WireWritable) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        JSONValue.append(#"{"run":"#, to: &bytes)
+        JSONValue.writeQuoted(run, to: &bytes)
+        JSONValue.append(#","seq":"#, to: &bytes)
+        if let seq = Int(exactly: seq) { JSONValue.writeInteger(seq, to: &bytes) } else { bytes += "\(seq)".utf8 }
+        JSONValue.append(#","event":"#, to: &bytes)
         event.write(to: &bytes)
         bytes += "}\n".utf8
         return bytes
@@ -200,7 +209,7 @@ final class Journal: Sendable {
 
     /// Appends `event` (called as the registry emits it, in order).
     func record(_ event: SequencedEvent<JSONValue>) {
-        let bytes = JournalLine.write(run: run, seq: event.seq, event: WireCodec.eventParams(event))
+        let bytes = JournalLine.write(run: run, seq: event.seq, writing: EventParams(event))
         state.withLock { state in
             state.turn += bytes
             state.lines.append((event.seq, bytes))

@@ -130,6 +130,33 @@ struct ResultWritingTests {
 
 @Suite("Event topics")
 struct EventTopicTests {
+    @Test("an event's params written straight into bytes are the bytes of its params as a tree, flow.changed in every shape and the other events too")
+    func eventParamsWritten() {
+        let odd = InstanceID(scene: "viewer.\"odd\"", number: 12)
+        let routes: [JSONValue] = [
+            "home", "é\n\"quoted\"\u{1}", .integer(-7), .double(2.5), .null, true, ["screen": "page", "a": [1, .null]], [],
+        ]
+        var events: [RegistryEvent<JSONValue>] = [
+            .opened(busy), .focused(main1), .dismissed(odd, reason: .requested), .linkRejected(url: "u\"", reason: .noHandler),
+        ]
+        for (index, route) in routes.enumerated() {
+            let path: [RouteStep<JSONValue>] = Array(repeating: .push(route), count: index) + [index % 2 == 0 ? .sheet(route) : .cover(route)]
+            let queue: [RouteStep<JSONValue>] = index % 3 == 0 ? [] : [.sheet(routes[(index + 1) % routes.count])]
+            for source in FlowCause.Source.allCases {
+                for intent in [nil, "push", "odd \"intent\"\t"] as [String?] {
+                    events.append(.flowChanged(index % 2 == 0 ? main1 : odd, path: path, queue: queue, cause: FlowCause(by: source, intent: intent)))
+                }
+            }
+        }
+        events.append(.flowChanged(main1, path: [], queue: [], cause: FlowCause(by: .control)))
+        for (index, event) in events.enumerated() {
+            let sequenced = SequencedEvent(seq: UInt64(index * 1_000_003), event: event)
+            var tree: [UInt8] = []
+            WireCodec.eventParams(sequenced).write(to: &tree)
+            #expect(written(EventParams(sequenced)) == String(decoding: tree, as: UTF8.self))
+        }
+    }
+
     @Test("an event's wire topic is the part of its type before the dot, for every kind of event")
     func topics() {
         let id = InstanceID(scene: "main", number: 1)
