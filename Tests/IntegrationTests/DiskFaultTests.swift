@@ -137,6 +137,30 @@ struct DiskFaultTests {
         }
     }
 
+    @Test("a durable journal whose reserve cannot grow (pwrite fails, ENOSPC) appends its lines instead: every push is acknowledged, and a restart after a SIGKILL has them all")
+    func durableReserveFails() async throws {
+        try await withTemporaryFolder { folder in
+            let faults = try await FaultInjection.prepare(in: folder.path)
+            let served = try Served(in: folder, faults: faults, durable: true)
+            defer { served.process.kill() }
+            let control = try await served.connect()
+            defer { control.close() }
+            _ = try await control.open("main")
+            try await faults.enable("posix/io/rw/pwrite", in: served.process.pid, errno: ENOSPC)
+            // Each line carries the whole path: 40 pushes of 2 KiB routes write 1.6 MiB of
+            // lines, more than the reserve written before the fault.
+            let page = String(repeating: "p", count: 2048)
+            for n in 1...40 {
+                _ = try await control.send(.push(.string("\(n) \(page)")), to: "main-1")
+            }
+            let journal = try [UInt8](Data(contentsOf: URL(fileURLWithPath: served.state + ".journal")))
+            #expect(JournalLine.scan(journal).end == journal.count, "the journal does not end with its last line: it still had a reserve")
+            served.process.kill()
+            let restored = try await expectRestored(folder, acknowledged: 40)
+            #expect(restored.last?.route == .string("40 \(page)"))
+        }
+    }
+
     @Test("a durable run whose state writes and journal compactions fail at random (renames, half the time): it goes on, and a restart after a SIGKILL has every change it acknowledged")
     func durableRandomRenames() async throws {
         try await withTemporaryFolder { folder in
