@@ -1,10 +1,11 @@
 import SceneSocket
 
 /// Durable answers in groups (`--durable`): the journal lines of every change made in one
-/// loop turn go to disk together, with one fsync, on the journal's writer thread, and the
-/// answers to the requests that made them are written once it returns. The loop never
-/// waits for the disk: it keeps reading and answering meanwhile, and the turns that end
-/// while one write is on its way go to disk together in the next. Loop thread only.
+/// loop turn go to disk together, with one sync (`fdatasync`), on the journal's writer
+/// thread, and the answers to the requests that made them are written once it returns. The
+/// loop never waits for the disk: it keeps reading and answering meanwhile, and the turns
+/// that end while one write is on its way go to disk together in the next. Loop thread
+/// only.
 final class GroupCommit {
     let journal: Journal
     let loop: EventLoop
@@ -53,7 +54,7 @@ final class GroupCommit {
         release()
     }
 
-    /// Writes and fsyncs what is recorded now, waiting for it on this thread (shutdown),
+    /// Writes and syncs what is recorded now, waiting for it on this thread (shutdown),
     /// then releases every answer waiting for it.
     func syncNow() {
         commit()

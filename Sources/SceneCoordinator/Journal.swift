@@ -96,11 +96,11 @@ package struct JournalLine: Hashable, Sendable {
 /// The write-ahead journal of a durable coordinator (`--durable`): every registry event,
 /// one JSON line each (`{"run", "seq", "event"}`, the event as the wire carries it),
 /// appended as it is emitted. Event numbers go on from one run to the next, so a line's
-/// number names its event across restarts. ``GroupCommit`` makes the lines durable (`fsync`) on a
-/// writer thread before the answers to the requests that caused them are sent (and before
-/// subscribers are sent the events). A state-file write compacts it: what the snapshot
-/// includes is dropped, except the last `keep` events, which stay for subscribers that
-/// resume after a restart (`since`).
+/// number names its event across restarts. ``GroupCommit`` makes the lines durable
+/// (`fdatasync`) on a writer thread before the answers to the requests that caused them are
+/// sent (and before subscribers are sent the events). A state-file write compacts it: what
+/// the snapshot includes is dropped, except the last `keep` events, which stay for
+/// subscribers that resume after a restart (`since`).
 ///
 /// The file ends in a reserve: empty lines (newline bytes) written ahead of the records, so
 /// that a group of lines overwrites bytes the file already has, and `fdatasync` then writes
@@ -144,7 +144,7 @@ final class Journal: Sendable {
     }
 
     private let state: Locked<State>
-    /// Writes, fsyncs and compactions, one at a time, in order.
+    /// Writes, syncs and compactions, one at a time, in order.
     let writer = DispatchQueue(label: "scene-coordinator.journal")
 
     /// How many of the events a snapshot includes a compaction keeps: the coordinator's
@@ -242,10 +242,10 @@ final class Journal: Sendable {
         }
     }
 
-    /// Writes and fsyncs what is sealed, then what was sealed meanwhile, until nothing is
-    /// left; after each fsync, tells ``whenSynced(_:)``'s listener. Blocks: call on
-    /// ``writer``. Under load the writer never waits to be started again: one fsync follows
-    /// another, each taking every turn that ended during the one before.
+    /// Writes and syncs (`fdatasync`) what is sealed, then what was sealed meanwhile, until
+    /// nothing is left; after each sync, tells ``whenSynced(_:)``'s listener. Blocks: call
+    /// on ``writer``. Under load the writer never waits to be started again: one sync
+    /// follows another, each taking every turn that ended during the one before.
     ///
     /// A journal that cannot be written stops the coordinator: the change is applied in
     /// memory but cannot be made durable, and acknowledging it would break the promise of
