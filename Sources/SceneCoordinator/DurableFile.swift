@@ -8,31 +8,7 @@ enum DurableFile {
     /// Writes every byte of `bytes` to `fd`, retrying after signals; false (with `errno`
     /// set) when a write fails.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
-
-    /// Every byte of `fd`'s file, read from its start (the offset is left alone).
-    static func readAll(_ fd: Int32) throws(SocketError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SocketError("read")
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-        }
+        bytes.withUnsafeBytes { Processes.writeAll(fd, $0) }
     }
 
     /// Replaces the file at `path` with `bytes`, so that it is always either the old file

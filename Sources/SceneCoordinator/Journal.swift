@@ -156,13 +156,12 @@ final class Journal: Sendable {
     init(path: String, keep: Int = 0, origin: String = SceneToken.make().text, marked: UInt64 = 0) throws(SocketError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SocketError("open \(path)") }
-        let contents: [UInt8]
-        do {
-            contents = try DurableFile.readAll(fd)
-        } catch {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let error = SocketError("read \(path)")
             close(fd)
             throw error
         }
+        let contents = [UInt8](data)
         // The lines already there (since the last compaction) stay until the next one. The
         // file is cut after the last of them: the reserve goes, and so does a line cut short
         // by a crash, so the next line starts a line of its own.

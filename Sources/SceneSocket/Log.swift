@@ -55,18 +55,7 @@ public enum Log {
     /// coordinator, and a durable one before it could say why.)
     public static func emit(_ line: String, to fd: Int32) -> Bool {
         var line = line
-        return line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        return line.withUTF8 { Processes.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes `message` at level `debug`; it is not even built unless that level is in force.

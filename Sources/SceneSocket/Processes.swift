@@ -33,6 +33,21 @@ public enum Processes {
         _ = scene_allow_tracing()
     }
 
+    /// Writes every byte of `bytes` to `fd`, retrying after signals; `false` (with `errno`
+    /// set) when a write fails.
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
     /// Everything readable from `fd` until its end, blocking (the descriptor is made
     /// blocking first).
     public static func readToEnd(_ fd: Int32) -> [UInt8] {
