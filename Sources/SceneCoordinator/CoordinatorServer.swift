@@ -56,7 +56,7 @@ final class CoordinatorServer: ListenerHandler {
             // everything after it.
             let restored = journal.events(after: journal.numberedAfter).compactMap { event -> EventHistory.Entry? in
                 guard let seq = event["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { return nil }
-                return EventHistory.Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event))
+                return EventHistory.Entry(seq: seq, recorded: event)
             }
             fanout = EventFanout(delivered: journal.numberedAfter, holding: restored)
             skipped = journal.numberedAfter > journal.openedThrough ? (journal.openedThrough + 1)...journal.numberedAfter : nil

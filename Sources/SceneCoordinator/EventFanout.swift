@@ -55,7 +55,7 @@ final class EventFanout {
     /// One event, as the registry emits it.
     func publish(_ event: SequencedEvent<JSONValue>) {
         if held != nil {
-            held?.append(EventHistory.Entry(seq: event.seq, keys: EventKeys(event.event), stored: .live(event)))
+            held?.append(EventHistory.Entry(live: event))
         } else {
             deliver(event)
         }
@@ -102,8 +102,10 @@ final class EventFanout {
 
     private func deliver(_ entry: EventHistory.Entry) {
         delivered = entry.seq
+        guard !subscribers.isEmpty else { return }
+        let keys = entry.keys
         var frame: [UInt8] = []
-        for session in subscribers where session.subscription?.takes(entry.keys) == true {
+        for session in subscribers where session.subscription?.takes(keys) == true {
             if frame.isEmpty { frame = entry.frame }
             session.connection.sendFramed(frame)
         }

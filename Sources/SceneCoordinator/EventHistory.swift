@@ -85,21 +85,41 @@ final class EventHistory {
     enum Stored {
         /// Emitted by this run.
         case live(SequencedEvent<JSONValue>)
-        /// Read back from the journal: the event as the wire carries it.
-        case recorded(JSONValue)
+        /// Read back from the journal: the event as the wire carries it, with its keys.
+        case recorded(JSONValue, EventKeys)
     }
 
     struct Entry {
         let seq: UInt64
-        let keys: EventKeys
         let stored: Stored
+
+        /// An event this run emitted. Its keys are worked out when a subscriber asks for
+        /// them, not for every event kept.
+        init(live event: SequencedEvent<JSONValue>) {
+            seq = event.seq
+            stored = .live(event)
+        }
+
+        /// An event read back from a journal (`{seq, type, …}`), numbered `seq`.
+        init(seq: UInt64, recorded event: JSONValue) {
+            self.seq = seq
+            stored = .recorded(event, EventKeys(wire: event))
+        }
+
+        /// What subscriptions filter it by.
+        var keys: EventKeys {
+            switch stored {
+            case .live(let event): EventKeys(event.event)
+            case .recorded(_, let keys): keys
+            }
+        }
 
         /// The event's whole `event` notification frame.
         var frame: [UInt8] {
             let params: JSONValue
             switch stored {
             case .live(let event): params = WireCodec.eventParams(event)
-            case .recorded(let json): params = json
+            case .recorded(let json, _): params = json
             }
             return WireCodec.framedRequest(id: nil, method: WireMethod.event, params: params)
         }
@@ -116,7 +136,7 @@ final class EventHistory {
     }
 
     func append(_ event: SequencedEvent<JSONValue>) {
-        append(Entry(seq: event.seq, keys: EventKeys(event.event), stored: .live(event)))
+        append(Entry(live: event))
     }
 
     /// Seeds events read back from a journal (each `{seq, type, …}`), in order.
@@ -124,7 +144,7 @@ final class EventHistory {
         for event in events {
             guard let seq = event["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { continue }
             if let last, seq <= last { continue }
-            append(Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event)))
+            append(Entry(seq: seq, recorded: event))
         }
     }
 

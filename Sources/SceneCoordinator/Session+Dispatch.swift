@@ -95,7 +95,7 @@ extension Session {
             return
         }
         // More slices than its head, one slice of instances and its tail: written in turns.
-        if case .success(let large as any WireWritableInSlices) = answer, large.sliceCount > 3 {
+        if case .success(let result) = answer, let large = result.inSlices, large.sliceCount > 3 {
             answerInSlices(id, large)
         } else {
             answerRegistry(id, frame: Self.frame(id, explained(answer)))

@@ -91,7 +91,7 @@ extension CoordinatorServer {
             // Lines not on disk yet (held from subscribers) are not replayed: they follow live.
             for event in journal.events(after: since, before: min(kept, current + 1)) {
                 guard let seq = event["seq"]?.intValue.flatMap(UInt64.init(exactly:)) else { continue }
-                entries.append(EventHistory.Entry(seq: seq, keys: EventKeys(wire: event), stored: .recorded(event)))
+                entries.append(EventHistory.Entry(seq: seq, recorded: event))
             }
         }
         // A durable coordinator's history also holds events not on disk yet: they follow live.

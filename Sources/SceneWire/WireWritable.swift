@@ -6,6 +6,14 @@ public import SceneJSON
 public protocol WireWritable: Sendable {
     /// Appends the message's compact JSON to `output`.
     func write(to output: inout [UInt8])
+    /// The message as one written a slice at a time, when it is one; nil by default. A
+    /// server asks every answer this, so it is a requirement (a witness-table look-up), not
+    /// a dynamic cast.
+    var inSlices: (any WireWritableInSlices)? { get }
+}
+
+extension WireWritable {
+    public var inSlices: (any WireWritableInSlices)? { nil }
 }
 
 extension JSONValue: WireWritable {}
@@ -36,4 +44,8 @@ public protocol WireWritableInSlices: WireWritable {
     var sliceCount: Int { get }
     /// Appends slice `index` (`0 ..< sliceCount`); the slices in order are `write(to:)`.
     func writeSlice(_ index: Int, to output: inout [UInt8])
+}
+
+extension WireWritableInSlices {
+    public var inSlices: (any WireWritableInSlices)? { self }
 }

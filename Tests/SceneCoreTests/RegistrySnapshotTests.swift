@@ -209,14 +209,18 @@ struct RegistryRestoreValidationTests {
 @Suite("Identifiers and the tree")
 struct RegistryMiscTests {
     @Test("instance ids parse at the last dash and print back", arguments: [
-        ("main-1", "main", 1), ("my-scene-12", "my-scene", 12),
+        ("main-1", "main", 1), ("my-scene-12", "my-scene", 12), ("main-1000000000000000", "main", InstanceID.maximumNumber),
+        ("éte-7", "éte", 7),
     ])
     func parse(text: String, scene: String, number: Int) {
         #expect(InstanceID(text) == InstanceID(scene: scene, number: number))
         #expect(InstanceID(scene: scene, number: number).description == text)
     }
 
-    @Test("malformed instance ids do not parse", arguments: ["main", "-1", "main-0", "main-x", "main-", "", "main-01", "main-+1", "main- 1"])
+    @Test("malformed instance ids do not parse", arguments: [
+        "main", "-1", "main-0", "main-x", "main-", "", "main-01", "main-+1", "main- 1", "main-1 ", "main-1\u{301}", "main-\u{0661}",
+        "main-1000000000000001", "main-99999999999999999999999",
+    ])
     func malformed(text: String) {
         #expect(InstanceID(text) == nil)
     }

@@ -187,4 +187,12 @@ struct StateSliceTests {
         for index in 0..<capture.sliceCount { capture.writeSlice(index, to: &sliced) }
         #expect(String(decoding: sliced, as: UTF8.self) == encoded(StateResult(await registry.state())))
     }
+
+    @Test("a result tells a server it is written in slices (without a cast); other results say they are not")
+    func inSlicesWitness() async throws {
+        let registry = try SceneRegistry<JSONValue>(app: "big", declarations: [SceneDeclaration(id: "board", kind: .window)])
+        _ = try await registry.open("board")
+        let answers: [any WireWritable] = [await registry.captureState(), await registry.state(), JSONValue.string("x")]
+        #expect(answers.map { $0.inSlices != nil } == [true, true, false])
+    }
 }

@@ -21,12 +21,18 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// Parses `"<scene>-<n>"`; the number follows the last `-` and is at most
     /// ``maximumNumber``.
     public init?(_ text: String) {
-        guard let dash = text.lastIndex(of: "-"), dash != text.startIndex else { return nil }
-        let digits = text[text.index(after: dash)...]
+        // Over the UTF-8 bytes: an id is parsed from every request that names one.
+        let utf8 = text.utf8
+        guard let dash = utf8.lastIndex(of: UInt8(ascii: "-")), dash != utf8.startIndex else { return nil }
+        let digits = utf8[utf8.index(after: dash)...]
         // Canonical numbers only: "main-1", never "main-01" or "main-+1".
-        guard let first = digits.first, first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(digits), number <= InstanceID.maximumNumber
-        else { return nil }
+        guard let first = digits.first, first != UInt8(ascii: "0") else { return nil }
+        var number = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            number = number * 10 + Int(digit &- UInt8(ascii: "0"))
+            guard number <= InstanceID.maximumNumber else { return nil }
+        }
         self.init(scene: String(text[..<dash]), number: number)
     }
 
