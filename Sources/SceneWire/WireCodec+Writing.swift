@@ -17,6 +17,21 @@ extension WireCodec {
         if let id { write(id, to: &output) } else { JSONValue.append("null", to: &output) }
     }
 
+    /// Writes a placement as its JSON value does (`"utilityPanel"`, or
+    /// `{"position", "relativeTo"}`), without building it.
+    static func write(_ placement: WindowPlacement, to output: inout [UInt8]) {
+        switch placement {
+        case .utilityPanel:
+            JSONValue.append(#""utilityPanel""#, to: &output)
+        case .relative(let scene, let position):
+            JSONValue.append(#"{"position":"#, to: &output)
+            JSONValue.writeQuoted(position.rawValue, to: &output)
+            JSONValue.append(#","relativeTo":"#, to: &output)
+            JSONValue.writeQuoted(scene, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
     /// Writes `text` as a string, or `null`.
     static func write(_ text: String?, to output: inout [UInt8]) {
         if let text { JSONValue.writeQuoted(text, to: &output) } else { JSONValue.append("null", to: &output) }
@@ -45,9 +60,12 @@ extension WireCodec {
         // Members in sorted order, as InstanceObject's encoder writes them.
         output.append(UInt8(ascii: "{"))
         if let size = info.geometry.defaultSize {
-            JSONValue.append(#""defaultSize":"#, to: &output)
-            JSONValue.object(["height": .double(size.height), "width": .double(size.width)]).write(to: &output)
-            output.append(UInt8(ascii: ","))
+            // {"height", "width"}, as the JSON value of the size writes it.
+            JSONValue.append(#""defaultSize":{"height":"#, to: &output)
+            JSONValue.double(size.height).write(to: &output)
+            JSONValue.append(#","width":"#, to: &output)
+            JSONValue.double(size.width).write(to: &output)
+            JSONValue.append("},", to: &output)
         }
         JSONValue.append(#""focused":"#, to: &output)
         JSONValue.append(info.focused ? "true" : "false", to: &output)
@@ -61,7 +79,7 @@ extension WireCodec {
         JSONValue.writeQuoted(info.phase.rawValue, to: &output)
         if let placement = info.geometry.placement {
             JSONValue.append(#","placement":"#, to: &output)
-            placement.json.write(to: &output)
+            write(placement, to: &output)
         }
         JSONValue.append(#","pushedFrom":"#, to: &output)
         write(info.pushedFrom, to: &output)

@@ -36,13 +36,17 @@ private let drawn = InstanceInfo<JSONValue>(
     geometry: SceneGeometry(
         defaultSize: WindowSize(width: 1280, height: 720.5), resizability: .contentMinSize,
         placement: .relative(to: "notes", position: .trailing)))
+private let panel = InstanceInfo<JSONValue>(
+    id: InstanceID(scene: "tools", number: 3), scene: "tools", kind: .window, value: nil, phase: .inactive, focused: false,
+    path: [], pushedFrom: nil,
+    geometry: SceneGeometry(defaultSize: WindowSize(width: 1e16, height: 0.1), placement: .utilityPanel))
 private let space = InstanceInfo<JSONValue>(
     id: InstanceID(scene: "portal", number: 1), scene: "portal", kind: .immersive(style: .progressive), value: nil,
     phase: .active, focused: false, path: [], pushedFrom: nil, style: .full)
 
 @Suite("Results written straight into bytes")
 struct ResultWritingTests {
-    @Test("an instance object's writer and its declared members agree, and so do the registry's own writer and it", arguments: [plain, busy, drawn, space])
+    @Test("an instance object's writer and its declared members agree, and so do the registry's own writer and it", arguments: [plain, busy, drawn, panel, space])
     func instance(_ info: InstanceInfo<JSONValue>) throws {
         #expect(try roundTrip(InstanceObject(info)) == InstanceObject(info))
         var direct: [UInt8] = []
