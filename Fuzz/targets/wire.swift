@@ -3,7 +3,8 @@
 // (InboundMessage.classify), and a request's params are decoded as its method decodes
 // them. Invariants: the decoder never yields more bytes than it was given, a payload
 // that parses as JSON prints to text that parses to the same value, and the relay's
-// byte-level reading of scene.call params agrees with the Decodable reading.
+// byte-level readings of scene.call, flow.send and scene.open params agree with the
+// Decodable reading (whatever the fast path takes, the decoder takes the same way).
 import SceneCore
 import SceneFlow
 import SceneJSON
@@ -27,6 +28,13 @@ public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// A request's params read straight from the payload's bytes by `read`, as a control
+/// connection's fast path reads them.
+func plainParams<T>(_ payload: UnsafeRawBufferPointer, _ read: (UnsafeRawBufferPointer) -> T?) -> T? {
+    guard case .success(let envelope) = Envelope.scan(payload), let range = envelope.params else { return nil }
+    return read(UnsafeRawBufferPointer(rebasing: payload[range]))
+}
+
 func check(_ payload: UnsafeRawBufferPointer) {
     if let value = try? JSONParser.parse(Array(payload)) {
         let again = try? JSONParser.parse(value.description)
@@ -37,7 +45,11 @@ func check(_ payload: UnsafeRawBufferPointer) {
     }
     switch method {
     case .hello: _ = try? WireCodec.decode(HelloParams.self, from: params)
-    case .sceneOpen: _ = try? WireCodec.decode(OpenParams.self, from: params)
+    case .sceneOpen:
+        let decoded = try? WireCodec.decode(OpenParams.self, from: params)
+        if let plain = plainParams(payload, OpenParams.plain(bytes:)) {
+            precondition(plain == decoded, "scene.open params read two ways disagree")
+        }
     case .scenePush: _ = try? WireCodec.decode(PushParams.self, from: params)
     case .sceneDismiss: _ = try? WireCodec.decode(DismissParams.self, from: params)
     case .sceneFocus: _ = try? WireCodec.decode(FocusParams.self, from: params)
@@ -55,7 +67,11 @@ func check(_ payload: UnsafeRawBufferPointer) {
                 && scanned.from == decoded.from && scanned.params?.value == decoded.params,
             "scene.call params read two ways disagree")
     case .flowSend:
-        if let request = try? WireCodec.decode(FlowSendParams.self, from: params) {
+        let decoded = try? WireCodec.decode(FlowSendParams.self, from: params)
+        if let plain = plainParams(payload, FlowSendParams.plain(bytes:)) {
+            precondition(plain == decoded, "flow.send params read two ways disagree")
+        }
+        if let request = decoded {
             var store = FlowStore<JSONValue>()
             _ = store.send(request.intent)
         }

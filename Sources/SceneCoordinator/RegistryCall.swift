@@ -27,12 +27,17 @@ protocol WireRegistryCall: RegistryCall, Decodable {
     /// then reads or explains. Members the method does not know are ignored, as the
     /// decoder ignores them.
     static func plain(_ members: [String: JSONValue]) -> Self?
+    /// The params of the few requests a busy client sends most, read straight from the
+    /// bytes of their `params` object, with no tree on the way; nil for every other method
+    /// and for anything unusual, which ``read(_:)`` then reads or explains.
+    static func plain(bytes: UnsafeRawBufferPointer) -> Self?
     /// The call `params` hold; -32602 with the path of what does not fit.
     static func read(_ params: JSONValue?) throws(WireError) -> Self
 }
 
 extension WireRegistryCall {
     static func plain(_ members: [String: JSONValue]) -> Self? { nil }
+    static func plain(bytes: UnsafeRawBufferPointer) -> Self? { nil }
 
     static func read(_ params: JSONValue?) throws(WireError) -> Self {
         switch params {

@@ -9,7 +9,7 @@ import SceneWire
 extension OpenParams: WireRegistryCall {
     static func plain(_ members: [String: JSONValue]) -> Self? {
         guard case .string(let scene)? = members["scene"] else { return nil }
-        return Self(scene: scene, value: members["value"].flatMap { $0.isNull ? nil : $0 })
+        return Self(scene: scene, value: members["value"].nullAsAbsent)
     }
 
     @_specialize(where R == JSONValue)

@@ -9,7 +9,7 @@ import SceneWire
 extension EmitParams: WireRegistryCall {
     static func plain(_ members: [String: JSONValue]) -> Self? {
         guard case .string(let instance)? = members["instance"], case .string(let signal)? = members["signal"] else { return nil }
-        return Self(instance: instance, signal: signal, payload: members["payload"].flatMap { $0.isNull ? nil : $0 })
+        return Self(instance: instance, signal: signal, payload: members["payload"].nullAsAbsent)
     }
 
     @_specialize(where R == JSONValue)

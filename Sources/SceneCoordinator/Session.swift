@@ -105,7 +105,7 @@ final class Session: FrameHandler {
         // Shutting down: the state is written; nothing read now may change the registry.
         guard !server.closed else { return }
         let scanned = Envelope.scan(payload)
-        if case .success(let envelope) = scanned, relayFast(envelope, payload) { return }
+        if case .success(let envelope) = scanned, relayFast(envelope, payload) || registryFast(envelope, payload) { return }
         switch InboundMessage.classify(scanned, of: payload) {
         case .request(let id, let method, let params):
             handle(method: method, id: id, params: params)
@@ -129,6 +129,28 @@ final class Session: FrameHandler {
                 resolveOutbound(number, .success(RawJSON(result ?? .null)))
             }
         }
+    }
+
+    /// The hot registry requests of a control connection (``WireRegistryCall/plain(bytes:)``:
+    /// `flow.send`, `scene.open`), their params read straight from the scanned bytes and
+    /// applied as ``handle(method:id:params:)`` applies them. Anything else, a request
+    /// that must queue behind one that waits, or anything unusual in the params returns
+    /// false and takes the general path.
+    private func registryFast(_ envelope: Envelope, _ payload: UnsafeRawBufferPointer) -> Bool {
+        guard role == .control, behindWait == nil, envelope.version == "2.0", let method = envelope.method,
+            let range = envelope.params, let known = WireMethod(rawValue: method), let route = Self.routes[known],
+            let type = route.registry
+        else { return false }
+        let id: JSONValue
+        switch envelope.id {
+        case .integer(let number)?: id = .integer(number)
+        case .string(let text)?: id = .string(text)
+        default: return false
+        }
+        guard let call = type.plain(bytes: UnsafeRawBufferPointer(rebasing: payload[range])) else { return false }
+        unanswered.append(id)
+        apply(call, id: id, holding: route.order != .inTurnWithoutHolding)
+        return true
     }
 
     /// The relay's hot path, straight from the scanned bytes: a `scene.call` to an instance

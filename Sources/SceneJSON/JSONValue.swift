@@ -150,6 +150,16 @@ extension JSONValue: ExpressibleByNilLiteral {
     public init(nilLiteral: ()) { self = .null }
 }
 
+extension Optional where Wrapped == JSONValue {
+    /// The member, with JSON `null` counted as absent, as the protocol counts a member
+    /// given as null. (Not `flatMap { $0.isNull ? nil : $0 }`: there `nil` is JSON's
+    /// `null`, since `JSONValue` is `ExpressibleByNilLiteral`, and null stays.)
+    package var nullAsAbsent: JSONValue? {
+        guard case .some(let value) = self, !value.isNull else { return .none }
+        return value
+    }
+}
+
 extension JSONValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
