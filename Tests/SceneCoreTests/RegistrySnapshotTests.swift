@@ -217,6 +217,21 @@ struct RegistryMiscTests {
         #expect(InstanceID(scene: scene, number: number).description == text)
     }
 
+    @Test("ids as table keys: every id is found again, and ids alike in number and name length stay apart")
+    func idsAsKeys() {
+        // Scenes whose names have one length, numbers shared between them: the hash's
+        // two parts collide across scenes, and equality must tell them apart.
+        let ids = ["ab", "cd", "ef", "abcdefghijklmnopqrstu"].flatMap { scene in (1...2_000).map { InstanceID(scene: scene, number: $0) } }
+        var table: [InstanceID: Int] = [:]
+        for (index, id) in ids.enumerated() { table[id] = index }
+        #expect(table.count == ids.count)
+        #expect(ids.enumerated().allSatisfy { table[$0.element] == $0.offset })
+        #expect(table[InstanceID(scene: "ab", number: 2_001)] == nil)
+        #expect(Set(ids).count == ids.count)
+        // Parsed ids are the same keys as made ones.
+        #expect(table[InstanceID("cd-17")!] == ids.firstIndex(of: InstanceID(scene: "cd", number: 17)))
+    }
+
     @Test("malformed instance ids do not parse", arguments: [
         "main", "-1", "main-0", "main-x", "main-", "", "main-01", "main-+1", "main- 1", "main-1 ", "main-1\u{301}", "main-\u{0661}",
         "main-1000000000000001", "main-99999999999999999999999",
