@@ -15,7 +15,7 @@ extension OpenParams: WireRegistryCall {
     @_specialize(where R == JSONValue)
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
         .answer(registry.beginOpen(self.scene, value: value)) { outcome in
-            OpenResult(instance: InstanceObject(WireRoutes<R>.json(outcome.instance)), outcome: outcome.name)
+            InstanceInfoResult(WireRoutes<R>.json(outcome.instance), outcome: outcome.name)
         }
     }
 }
@@ -25,7 +25,7 @@ extension PushParams: WireRegistryCall {
         let from: InstanceID
         do throws(WireError) { from = try instanceID(self.from, field: "from") } catch { return .refused(error) }
         return .answer(registry.beginPush(self.scene, value: value, from: from)) { info in
-            InstanceResult(instance: InstanceObject(WireRoutes<R>.json(info)))
+            InstanceInfoResult(WireRoutes<R>.json(info))
         }
     }
 }
@@ -70,14 +70,14 @@ extension FocusParams: WireRegistryCall {
         .now { () throws(CallFailure) in
             let id = try CallFailure.instance(instance)
             let info = try CallFailure.registry { () throws(RegistryRejection) in try registry.focus(id) }
-            return InstanceResult(instance: InstanceObject(WireRoutes<R>.json(info)))
+            return InstanceInfoResult(WireRoutes<R>.json(info))
         }
     }
 }
 
 extension ReopenParams: WireRegistryCall {
     func begin<R: Route>(from scene: InstanceID?, on registry: isolated SceneRegistry<R>) -> RegistryStep<R, WireAnswer> {
-        .answer(registry.beginReopen(self.scene)) { outcome in InstanceResult(instance: InstanceObject(WireRoutes<R>.json(outcome.instance))) }
+        .answer(registry.beginReopen(self.scene)) { outcome in InstanceInfoResult(WireRoutes<R>.json(outcome.instance)) }
     }
 }
 
@@ -92,7 +92,7 @@ extension ScenePhaseParams: WireRegistryCall {
                 try registry.setPhase(id, phase)
                 return try registry.info(id)
             }
-            return InstanceResult(instance: InstanceObject(WireRoutes<R>.json(info)))
+            return InstanceInfoResult(WireRoutes<R>.json(info))
         }
     }
 }
@@ -115,7 +115,7 @@ extension ImmersiveStyleParams: WireRegistryCall {
                 throw .wire(.invalidParams("style: \"\(self.style)\" is not a style (mixed, progressive or full)"))
             }
             let info = try CallFailure.registry { () throws(RegistryRejection) in try registry.setImmersiveStyle(style) }
-            return InstanceResult(instance: InstanceObject(WireRoutes<R>.json(info)))
+            return InstanceInfoResult(WireRoutes<R>.json(info))
         }
     }
 }

@@ -12,9 +12,9 @@ enum WireResults {
         typealias Routes = WireRoutes<R>
         switch result {
         case .opened(let outcome):
-            return OpenResult(instance: InstanceObject(Routes.json(outcome.instance)), outcome: outcome.name)
+            return InstanceInfoResult(Routes.json(outcome.instance), outcome: outcome.name)
         case .pushed(let info), .focused(let info):
-            return InstanceResult(instance: InstanceObject(Routes.json(info)))
+            return InstanceInfoResult(Routes.json(info))
         case .dismissed(let dismissed), .dismissedImmersive(let dismissed):
             return DismissResult(dismissed: dismissed.map(\.description))
         case .dismissedScene(let outcome):

@@ -105,3 +105,30 @@ extension WireCodec {
         for index in 0..<state.sliceCount { state.writeSlice(index, to: &output) }
     }
 }
+
+/// An ``OpenResult`` (with an outcome) or an ``InstanceResult`` (without) written straight
+/// from the registry's own description of the instance: the same text, with no
+/// ``InstanceObject`` made on the way. What a coordinator answers `scene.open`,
+/// `scene.push`, `scene.focus` and the like with.
+public struct InstanceInfoResult: WireWritable {
+    /// The instance.
+    public var info: InstanceInfo<JSONValue>
+    /// `opened` or `focused` for `scene.open`; nil for the results that carry none.
+    public var outcome: OutcomeName?
+
+    /// The result for `info`, with `outcome` when the method's result has one.
+    public init(_ info: InstanceInfo<JSONValue>, outcome: OutcomeName? = nil) {
+        self.info = info
+        self.outcome = outcome
+    }
+
+    public func write(to output: inout [UInt8]) {
+        JSONValue.append(#"{"instance":"#, to: &output)
+        WireCodec.write(info, to: &output)
+        if let outcome {
+            JSONValue.append(#","outcome":"#, to: &output)
+            JSONValue.writeQuoted(outcome.rawValue, to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+}

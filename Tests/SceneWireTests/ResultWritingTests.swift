@@ -52,6 +52,9 @@ struct ResultWritingTests {
         var direct: [UInt8] = []
         WireCodec.write(info, to: &direct)
         #expect(String(decoding: direct, as: UTF8.self) == written(InstanceObject(info)))
+        // The coordinator's answers carrying one instance, written from it directly.
+        #expect(written(InstanceInfoResult(info, outcome: "focused")) == written(OpenResult(instance: InstanceObject(info), outcome: "focused")))
+        #expect(written(InstanceInfoResult(info)) == written(InstanceResult(instance: InstanceObject(info))))
     }
 
     @Test("every result a registry request answers reads back, from what it writes, as the value it was")
