@@ -144,66 +144,47 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     /// plain, well-typed shape, which the `Decodable` path then reports precisely.
     public static func scan(_ message: UnsafeRawBufferPointer, range: Range<Int>) -> Scanned? {
         var parser = JSONParser(bytes: UnsafeRawBufferPointer(rebasing: message[range]))
+        parser.depth = 1  // params sit inside the message
         var to: CallTarget?
         var method: String?
         var timeout: Double?
         var from: String?
         var params: Range<Int>?
-        do throws(JSONParseError) {
-            guard parser.consume(UInt8(ascii: "{")) else { return nil }
-            parser.depth = 2  // inside the message and its params
-            parser.skipWhitespace()
-            if parser.consume(UInt8(ascii: "}")) { return nil }
-            while true {
-                parser.skipWhitespace()
-                let key: String
-                if parser.consume(quoted: "to") { key = "to" }
-                else if parser.consume(quoted: "method") { key = "method" }
-                else if parser.consume(quoted: "params") { key = "params" }
-                else { key = try parser.parseString() }
-                parser.skipWhitespace()
-                guard parser.consume(UInt8(ascii: ":")) else { return nil }
-                parser.skipWhitespace()
-                switch key {
-                case "to":
-                    switch try parser.parseValue() {
-                    case .string(let id): to = .instance(id)
-                    case .object(let members):
-                        guard case .string(let scene)? = members["scene"] else { return nil }
-                        to = .scene(scene)
-                    default: return nil
-                    }
-                case "method":
-                    guard case .string(let name) = try parser.parseValue() else { return nil }
-                    method = name
-                case "timeout":
-                    switch try parser.parseValue() {
-                    case .integer(let seconds): timeout = Double(seconds)
-                    case .double(let seconds): timeout = seconds
-                    case .null: timeout = nil
-                    default: return nil
-                    }
-                case "from":
-                    // Given as anything but a string (null too), it is the general path's to
-                    // judge: a scene connection's `from` must name its own instance.
-                    guard case .string(let id) = try parser.parseValue() else { return nil }
-                    from = id
-                case "params":
-                    let start = parser.offset
-                    try parser.skipValue()
-                    params = start..<parser.offset
-                default:
-                    try parser.skipValue()
+        let read = parser.readObject(keys: ["to", "method", "params", "timeout", "from"]) { parser, key throws(JSONParseError) in
+            switch key {
+            case 0?:
+                switch try parser.parseValue() {
+                case .string(let id): to = .instance(id)
+                case .object(let members):
+                    guard case .string(let scene)? = members["scene"] else { return false }
+                    to = .scene(scene)
+                default: return false
                 }
-                parser.skipWhitespace()
-                if parser.consume(UInt8(ascii: ",")) { continue }
-                guard parser.consume(UInt8(ascii: "}")) else { return nil }
-                break
+            case 1?:
+                guard let name = try parser.readString() else { return false }
+                method = name
+            case 2?:
+                let start = parser.offset
+                try parser.skipValue()
+                params = start..<parser.offset
+            case 3?:
+                switch try parser.parseValue() {
+                case .integer(let seconds): timeout = Double(seconds)
+                case .double(let seconds): timeout = seconds
+                case .null: timeout = nil
+                default: return false
+                }
+            case 4?:
+                // Given as anything but a string (null too), it is the general path's to
+                // judge: a scene connection's `from` must name its own instance.
+                guard let id = try parser.readString() else { return false }
+                from = id
+            default:
+                try parser.skipValue()
             }
-        } catch {
-            return nil
+            return true
         }
-        guard let to, let method else { return nil }
+        guard read, let to, let method else { return nil }
         var raw: RawJSON?
         if let params {
             let text = RawJSON(checked: Array(UnsafeRawBufferPointer(rebasing: message[range])[params]))
