@@ -49,14 +49,17 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// The hash a `Dictionary` or `Set` with `seed` places the id by: the same two parts
-    /// mixed with the table's seed by a multiply–xorshift finalizer instead of SipHash.
-    /// Ids are registry-made (numbers counted up per scene) and only looked up with ids
-    /// a client names, never inserted from them, so a table cannot be flooded through them;
-    /// SipHash was a fifth of a registry's time at 100,000 instances. (`Hashable`'s own,
-    /// underscored, requirement: the one the standard library's tables call.)
+    /// mixed with a key random per process and the table's seed by a multiply–xorshift
+    /// finalizer instead of SipHash, which was a fifth of a registry's time at 100,000
+    /// instances. (`Hashable`'s own, underscored, requirement: the one the standard
+    /// library's tables call.)
+    ///
+    /// The registry's tables hold ids it made itself (numbers counted up per scene). The
+    /// few tables of ids a client names (a subscription's `instances` filter) hold what one
+    /// message lists, and without the process's key a client cannot aim ids at one bucket.
     public func _rawHashValue(seed: Int) -> Int {
         var mixed = UInt64(UInt(bitPattern: number)) &* 0x9E37_79B9_7F4A_7C15
-        mixed ^= UInt64(UInt(bitPattern: seed)) ^ (UInt64(scene.utf8.count) << 48)
+        mixed ^= InstanceID.hashKey ^ UInt64(UInt(bitPattern: seed)) ^ (UInt64(scene.utf8.count) << 48)
         mixed ^= mixed >> 31
         mixed &*= 0xBF58_476D_1CE4_E5B9
         mixed ^= mixed >> 29
@@ -64,6 +67,9 @@ public struct InstanceID: Hashable, Sendable, Comparable, CustomStringConvertibl
         mixed ^= mixed >> 32
         return Int(truncatingIfNeeded: mixed)
     }
+
+    /// The key ``_rawHashValue(seed:)`` mixes in, drawn once per process, as SipHash's is.
+    private static let hashKey = UInt64.random(in: .min ... .max)
 
     /// By scene, then by number. Instances of one scene (the usual case when many are
     /// sorted) are told apart by their numbers after an equality check of their scenes,
