@@ -13,6 +13,7 @@ public protocol WireWritable: Sendable {
 }
 
 extension WireWritable {
+    /// Nil: a message is written whole unless it is ``WireWritableInSlices``.
     public var inSlices: (any WireWritableInSlices)? { nil }
 }
 
@@ -47,5 +48,6 @@ public protocol WireWritableInSlices: WireWritable {
 }
 
 extension WireWritableInSlices {
+    /// The message itself, which is written a slice at a time.
     public var inSlices: (any WireWritableInSlices)? { self }
 }
