@@ -141,16 +141,21 @@ final class Session: FrameHandler {
             let range = envelope.params, let known = WireMethod(rawValue: method), let route = Self.routes[known],
             let type = route.registry
         else { return false }
-        let id: JSONValue
-        switch envelope.id {
-        case .integer(let number)?: id = .integer(number)
-        case .string(let text)?: id = .string(text)
-        default: return false
-        }
+        guard let id = Self.fastID(envelope) else { return false }
         guard let call = type.plain(bytes: UnsafeRawBufferPointer(rebasing: payload[range])) else { return false }
         unanswered.append(id)
         apply(call, id: id, holding: route.order != .inTurnWithoutHolding)
         return true
+    }
+
+    /// The id a fast path answers a request under: an integer or a string; nil for any
+    /// other (a notification, a fractional id), which the general path handles.
+    private static func fastID(_ envelope: Envelope) -> JSONValue? {
+        switch envelope.id {
+        case .integer(let number)?: .integer(number)
+        case .string(let text)?: .string(text)
+        default: .none  // Optional's none, not JSON's null
+        }
     }
 
     /// The relay's hot path, straight from the scanned bytes: a `scene.call` to an instance
@@ -161,12 +166,7 @@ final class Session: FrameHandler {
         guard envelope.version == "2.0", let role else { return false }
         if envelope.hasMethod {
             guard envelope.method == WireMethod.sceneCall.rawValue, let range = envelope.params else { return false }
-            let id: JSONValue
-            switch envelope.id {
-            case .integer(let number)?: id = .integer(number)
-            case .string(let text)?: id = .string(text)
-            default: return false
-            }
+            guard let id = Self.fastID(envelope) else { return false }
             guard let call = SceneCallParams.scan(payload, range: range), case .instance(let text) = call.to,
                 let target = InstanceID(text), SceneCallParams.refusal(method: call.method, timeout: call.timeout) == nil,
                 server.registry.interface(of: target.scene) == nil  // its params are checked on the general path

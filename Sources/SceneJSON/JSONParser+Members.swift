@@ -15,9 +15,8 @@ extension JSONParser {
         do throws(JSONParseError) {
             skipWhitespace()
             guard !atEnd, bytes[offset] == UInt8(ascii: "{") else { return false }
-            depth += 1
+            try enter()
             defer { depth -= 1 }
-            guard depth <= JSONParser.maximumDepth else { return false }
             offset += 1
             skipWhitespace()
             if consume(UInt8(ascii: "}")) { return true }
@@ -36,6 +35,13 @@ extension JSONParser {
         } catch {
             return false
         }
+    }
+
+    /// A parser at the start of `bytes`, the `params` of a message an ``Envelope`` scan
+    /// checked: one level deep already, as inside the message.
+    package init(params bytes: UnsafeRawBufferPointer) {
+        self.init(bytes: bytes)
+        depth = 1
     }
 
     /// The index in `keys` of the key that comes next (nil for any other), moving past it.

@@ -166,7 +166,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    mutating func enter() throws(JSONParseError) {
         depth += 1
         if depth > JSONParser.maximumDepth {
             throw error("nesting deeper than \(JSONParser.maximumDepth) levels")

@@ -67,8 +67,7 @@ extension FlowSendParams {
     /// ``FlowIntent/init(plainJSON:)`` takes; nil for anything else, which the general
     /// path then reads or explains.
     package static func plain(bytes: UnsafeRawBufferPointer) -> FlowSendParams? {
-        var parser = JSONParser(bytes: bytes)
-        parser.depth = 1  // params sit inside the message
+        var parser = JSONParser(params: bytes)
         var instance: String?
         var intent: FlowIntent<JSONValue>?
         let read = parser.readObject(keys: ["instance", "intent"]) { parser, key throws(JSONParseError) in
@@ -92,8 +91,7 @@ extension OpenParams {
     /// `scene.open`'s params read straight from `bytes`, as ``FlowSendParams/plain(bytes:)``
     /// reads `flow.send`'s; nil for anything unusual.
     package static func plain(bytes: UnsafeRawBufferPointer) -> OpenParams? {
-        var parser = JSONParser(bytes: bytes)
-        parser.depth = 1
+        var parser = JSONParser(params: bytes)
         var scene: String?
         var value: JSONValue?
         let read = parser.readObject(keys: ["scene", "value"]) { parser, key throws(JSONParseError) in

@@ -143,8 +143,7 @@ public struct SceneCallParams: Codable, Hashable, Sendable {
     /// checked) without building the caller's `params`. Returns nil for anything but the
     /// plain, well-typed shape, which the `Decodable` path then reports precisely.
     public static func scan(_ message: UnsafeRawBufferPointer, range: Range<Int>) -> Scanned? {
-        var parser = JSONParser(bytes: UnsafeRawBufferPointer(rebasing: message[range]))
-        parser.depth = 1  // params sit inside the message
+        var parser = JSONParser(params: UnsafeRawBufferPointer(rebasing: message[range]))
         var to: CallTarget?
         var method: String?
         var timeout: Double?
