@@ -318,7 +318,9 @@ struct ConnectionActions<R: Route>: SceneActions {
         _ = try await request(.sceneFinish, ["instance": .string(instance.description), "result": result])
     }
 
-    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
+    nonisolated(nonsending) func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError)
+        -> ScenePayload
+    {
         let params = SceneCallParams(to: target, method: call.method, params: try call.params.json(), timeout: timeout)
         return ScenePayload(json: try await request(.sceneCall, params))
     }

@@ -33,7 +33,9 @@ final class Callees: Sendable {
 
     /// Has a worker of the behaviour answer `call`, so that one that never answers is
     /// `call_timeout` after `timeout`, as a process is.
-    static func call(_ call: SceneCall, on workers: CallWorkers, instance: InstanceID, timeout: Duration) async throws(SceneError)
+    nonisolated(nonsending) static func call(
+        _ call: SceneCall, on workers: CallWorkers, instance: InstanceID, timeout: Duration
+    ) async throws(SceneError)
         -> ScenePayload
     {
         try await withUnsafeContinuation { continuation in

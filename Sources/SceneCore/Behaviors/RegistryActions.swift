@@ -79,7 +79,9 @@ struct RegistryActions<R: Route>: SceneActions {
         try await run { () throws(RegistryRejection) in try await registry.finish(instance, result: result) }
     }
 
-    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload {
+    nonisolated(nonsending) func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError)
+        -> ScenePayload
+    {
         try await registry().call(call, to: target, timeout: timeout)
     }
 

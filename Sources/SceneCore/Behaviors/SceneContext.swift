@@ -120,7 +120,7 @@ public struct SceneContext<R: Route>: Sendable {
     /// - Throws: `not_open`, `unknown_scene`, `not_connected` (nothing answers for it
     ///   now), `call_timeout` after `timeout` (the default one when nil),
     ///   `reserved_method`, or the target's own error as it answered it.
-    public func call(
+    nonisolated(nonsending) public func call(
         _ target: SceneTarget, _ method: String, params: ScenePayload = .empty, timeout: Duration? = nil
     ) async throws(SceneError) -> ScenePayload {
         try await actions.call(SceneCall(method: method, params: params), to: target, timeout: timeout)
@@ -129,7 +129,7 @@ public struct SceneContext<R: Route>: Sendable {
     /// Calls `method` on `target` with `params`, and answers its result as a `T`: in
     /// process, values of the same types pass as they are, with no JSON made.
     @inlinable
-    public func call<T: Decodable>(
+    nonisolated(nonsending) public func call<T: Decodable>(
         _ target: SceneTarget, _ method: String, with params: some Encodable & Sendable, as type: T.Type = T.self,
         timeout: Duration? = nil
     ) async throws(SceneError) -> T {
@@ -183,7 +183,8 @@ package protocol SceneActions<R>: Sendable {
     func dismissItself(_ instance: InstanceID, force: Bool) async throws(SceneError) -> [InstanceID]
     func present(_ scene: String, value: JSONValue?, from: InstanceID) async throws(SceneError) -> (InstanceID, JSONValue)
     func finish(_ instance: InstanceID, result: JSONValue) async throws(SceneError)
-    func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError) -> ScenePayload
+    nonisolated(nonsending) func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError)
+        -> ScenePayload
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError)
     func emit(_ signal: String, payload: JSONValue?, from instance: InstanceID) async throws(SceneError)
     func end(_ instance: InstanceID, error: (any Error)?)

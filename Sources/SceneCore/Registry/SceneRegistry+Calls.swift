@@ -15,7 +15,7 @@ extension SceneRegistry {
     ///   virtual instance, or nothing answering for it now), `call_timeout` after `timeout`
     ///   (``SceneTimeouts/call`` when nil), what opening an activatable scene throws, or
     ///   the target's own error as it answered it.
-    public nonisolated func call(
+    nonisolated(nonsending) public func call(
         _ call: SceneCall, to target: SceneTarget, timeout: Duration? = nil
     ) async throws(SceneError) -> ScenePayload {
         guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
