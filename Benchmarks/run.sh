@@ -47,6 +47,8 @@ fi
 
 swift build -c release
 bin="$(swift build -c release --show-bin-path)"
+# The build's own writes reach the disk now, not under the first benchmark.
+sync
 appendix="$(mktemp -d)"
 trap 'rm -rf "$appendix"' EXIT
 for bench in flow-bench link-bench registry-bench scene-bench attach-bench window-bench fairness-bench behavior-bench; do
