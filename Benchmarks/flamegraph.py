@@ -6,7 +6,9 @@
 writes NAME.svg (the flame graph: a frame's width is its share of the samples, its
 callers below it; hover a frame for its name, samples and share), and prints the ten
 frames with the most samples of their own ("own") and the program's frames with the most
-samples under them ("all"). With --folded, also NAME.folded: one line per
+samples under them ("all"); with --layers, each of the coordinator's layers' share
+("layer": the kernel by the call it was in, the program by the first layer that names a
+frame of the sample, from the leaf down). With --folded, also NAME.folded: one line per
 distinct stack, root first, frames joined by ';', then its sample count (the "folded"
 form other flame graph tools read).
 
@@ -87,6 +89,44 @@ def fold(stacks):
             frames.append(f"{name} [kernel]" if binary.startswith("[kernel") else name)
         counts[tuple(frames)] += 1
     return counts
+
+
+# The coordinator's layers, for --layers: a sample counts for the first layer that names
+# one of its frames, from the leaf down (a retain under the params' parser is the params').
+LAYERS = [
+    ("flow store", ("FlowStore.",)),
+    ("event: history, fan-out, emission", ("EventHistory", "EventFanout", "SequencedEvent", "WireRoutes.json",
+                                           ".emit", "publish")),
+    ("answer written", ("framedResponse", "WireCodec.write", "Writable", "InstanceInfoResult")),
+    ("params read", ("plain(bytes", "JSONParser", "Params.", "FlowIntent<>.init", "decode")),
+    ("envelope scan", ("Envelope.scan",)),
+    ("journal and state file", ("Journal", "GroupCommit", "StateFile", "StateWriter")),
+    ("registry and instances", ("withInstance", "Served", "SceneInstance", "Instance.", "InstanceID", "SceneRegistry",
+                                "RegistryStep", "FocusList")),
+    ("session, loop, socket", ("Session", "EventLoop", "SocketConnection", "LoopBound", "Relay")),
+]
+
+KERNEL_CALLS = [
+    ("kernel: writes (with the peer's wake-up)", ("__send", "writev", "__libc_write", "sendmsg")),
+    ("kernel: reads", ("recv", "__libc_read")),
+    ("kernel: epoll_wait", ("epoll",)),
+    ("kernel: the disk's sync", ("fdatasync", "fsync")),
+]
+
+
+def layers(counts):
+    """Each layer's share of the samples: [(name, count)], most first."""
+    shares = collections.Counter()
+    for frames, count in counts.items():
+        if frames[-1].endswith("[kernel]"):
+            user = [f for f in frames if not f.endswith("[kernel]")]
+            name = next((layer for layer, calls in KERNEL_CALLS if any(c in f for f in user for c in calls)),
+                        "kernel: other")
+        else:
+            name = next((layer for f in reversed(frames) for layer, keys in LAYERS if any(k in f for k in keys)),
+                        "outside the layers (runtime, allocator, thread entry)")
+        shares[name] += count
+    return shares.most_common()
 
 
 class Node:
@@ -170,6 +210,8 @@ def main():
                         help="leave out the samples of these commands (comma-separated), e.g. a load generator")
     parser.add_argument("--inclusive", type=int, default=15,
                         help="also print the N program frames with the most samples under them")
+    parser.add_argument("--layers", action="store_true",
+                        help="also print each of the coordinator's layers' share of the samples")
     parser.add_argument("input", nargs="?", help="perf script output (default: standard input)")
     args = parser.parse_args()
     source = open(args.input, encoding="utf-8", errors="replace") if args.input else sys.stdin
@@ -203,6 +245,9 @@ def main():
             continue
         print(f"all {100.0 * count / total:6.2f}%  {name}")
         shown += 1
+    if args.layers:
+        for name, count in layers(counts):
+            print(f"layer {100.0 * count / total:6.2f}%  {name}")
 
 
 if __name__ == "__main__":
