@@ -117,6 +117,9 @@ public struct SceneContext<R: Route>: Sendable {
 
     /// Calls `method` on `target`, wherever its code runs, and answers its result.
     ///
+    /// It runs where its caller runs: a behaviour waits for the answer in its own
+    /// isolation, with no hop to the global executor and back.
+    ///
     /// - Throws: `not_open`, `unknown_scene`, `not_connected` (nothing answers for it
     ///   now), `call_timeout` after `timeout` (the default one when nil),
     ///   `reserved_method`, or the target's own error as it answered it.
