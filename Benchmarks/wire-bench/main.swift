@@ -711,12 +711,13 @@ struct Aim {
 }
 var aims: [Aim] = []
 if withDBus {
-    for callers in [16, 64] {
+    // At 16 callers the aim was raised from 2x, once 2x was met, to 3x.
+    for (callers, aim) in [(16, 3.0), (64, 2.0)] {
         let call = find("call", callers)!, dbus = find("dbus", callers)!
         let times = call.median(\.perSecond) / dbus.median(\.perSecond)
-        aims.append(Aim(text: "scene.call throughput at \(callers) callers ≥ 2x D-Bus's",
+        aims.append(Aim(text: "scene.call throughput at \(callers) callers ≥ \(Int(aim))x D-Bus's",
                         measured: "\(f0(call.median(\.perSecond))) vs \(f0(dbus.median(\.perSecond))) calls/s: \(ratio(call.median(\.perSecond), dbus.median(\.perSecond)))",
-                        met: times >= 2))
+                        met: times >= aim))
     }
     let call1 = find("call", 1)!, dbus1 = find("dbus", 1)!
     aims.append(Aim(text: "scene.call p50 with 1 caller ≤ D-Bus's",
@@ -773,9 +774,10 @@ if let appendix = argument(after: "--appendix"),
     }
 }
 let ping64 = find("ping", 64)!, echo64 = find("echo", 64)!
-aims.append(Aim(text: "ping throughput at 64 connections ≥ 0.5x the C echo's",
+// Raised from 0.5x, once that was met, to 0.9x.
+aims.append(Aim(text: "ping throughput at 64 connections ≥ 0.9x the C echo's",
                 measured: "\(f0(ping64.median(\.perSecond))) vs \(f0(echo64.median(\.perSecond))) requests/s: \(ratio(ping64.median(\.perSecond), echo64.median(\.perSecond)))",
-                met: ping64.median(\.perSecond) >= 0.5 * echo64.median(\.perSecond)))
+                met: ping64.median(\.perSecond) >= 0.9 * echo64.median(\.perSecond)))
 
 /// A profile's part of RESULTS.md.
 func profileReport(_ profile: (byBinary: [ProfileRow], bySymbol: [ProfileRow])?, of what: String, syscalls: String) -> [String] {
