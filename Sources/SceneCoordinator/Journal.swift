@@ -306,9 +306,14 @@ final class Journal: Sendable {
         return length
     }
 
+    /// Stops the process, status 74 (EX_IOERR), from the writer's thread. `_exit`, not
+    /// `exit`: the loop's thread is still running, and the process's exit handlers and
+    /// destructors must not run beside it (one waiting on it would keep the process alive,
+    /// its socket and state held, instead of stopped). Nothing is left to flush: the log
+    /// is written straight to its descriptor, and what is durable is already on disk.
     private func fail(_ call: String) -> Never {
         Log.error("cannot \(call) the journal \(path): \(SocketError(call)); stopping rather than acknowledge what is not durable")
-        exit(74)
+        _exit(74)
     }
 
     /// Drops the lines a snapshot up to `seq` includes, but for the last ``keep`` lines of
