@@ -16,8 +16,9 @@ protocol ServedRegistry: Sendable {
     /// Applies `call` as far as it goes now (``RegistryCall/begin(from:on:)``): its answer
     /// now, or nil when it waits, and then `waiter` gets the answer once its wait is over
     /// (on the loop, in a later turn: never before this returns). `scene`: the instance of
-    /// the scene connection that asks, nil for a control one.
-    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: AnswerWaiter) -> WireAnswer?
+    /// the scene connection that asks, nil for a control one. `waiter` is made only for a
+    /// call that waits, which few do.
+    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: @autoclosure () -> AnswerWaiter) -> WireAnswer?
 
     /// The instance a call to `scene` goes to, opened for it when the scene is
     /// activatable and none is: `body` hears it now, or once it is active (on the loop).
@@ -86,15 +87,14 @@ struct Served<R: Route>: ServedRegistry {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
-    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: AnswerWaiter) -> WireAnswer? {
-        on { registry in
-            switch call.begin(from: scene, on: registry) {
-            case .done(let result):
-                return Self.answer(result)
-            case .waiting(let wait):
-                registry.whenFinished(wait) { _, result in waiter.answer(Self.answer(result)) }
-                return nil
-            }
+    func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: @autoclosure () -> AnswerWaiter) -> WireAnswer? {
+        switch on({ registry in call.begin(from: scene, on: registry) }) {
+        case .done(let result):
+            return Self.answer(result)
+        case .waiting(let wait):
+            let waiter = waiter()
+            on { registry in registry.whenFinished(wait) { _, result in waiter.answer(Self.answer(result)) } }
+            return nil
         }
     }
 

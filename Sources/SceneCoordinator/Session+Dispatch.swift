@@ -87,8 +87,7 @@ extension Session {
     /// or once its wait is over. Unless it waits `holding` none, the requests queued after
     /// it wait for its answer.
     func apply<Call: RegistryCall>(_ call: Call, id: JSONValue, holding: Bool = true) {
-        let waiter = AnswerWaiter(session: bound, id: id, holding: holding)
-        guard let answer = server.registry.begin(call, from: role == .scene ? instance : nil, answering: waiter) else {
+        guard let answer = registry.begin(call, from: role == .scene ? instance : nil, answering: AnswerWaiter(session: bound, id: id, holding: holding)) else {
             // It waits: unless it waits for someone to finish a presented instance, perhaps
             // over this very connection, the requests after it wait for it.
             if holding { behindWait = FIFOQueue() }
@@ -139,7 +138,7 @@ extension Session {
     /// ``explained(_:)`` for an error.
     func explained(_ error: WireError) -> WireError {
         guard let id = error.notOpenInstance else { return error }
-        let open = server.registry.instances(of: id.scene)
+        let open = registry.instances(of: id.scene)
         guard !open.isEmpty else { return error }
         let names = open.map(\.description).joined(separator: ", ")
         return error.adding(["open": .array(open.map { .string($0.description) })], message: "\(error.message); open now: \(names)")

@@ -50,6 +50,10 @@ extension Session {
         return routes
     }()
 
+    /// ``routes`` by the method's name: the fast paths find a request's route with one
+    /// lookup of the name it came with.
+    static let routesByName: [String: MethodRoute] = Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value) })
+
     /// `coordinator.shutdown`: answered, then the coordinator stops.
     private func shutDownCoordinator(id: JSONValue) {
         reply(id, result: .object([:]))
@@ -63,7 +67,7 @@ extension Session {
         do throws(WireError) {
             let request = try WireCodec.decode(StatusParams.self, from: params)
             let instance = try instanceID(request.instance)
-            switch server.registry.info(instance) {
+            switch registry.info(instance) {
             case .success(let info):
                 let result = StatusResult(instance: InstanceObject(info), process: server.supervisor.status(of: instance))
                 reply(id, result: WireCodec.json(result))
@@ -80,7 +84,7 @@ extension Session {
     func describe(id: JSONValue, params: JSONValue?) {
         do {
             let request = try WireCodec.decode(DescribeParams.self, from: params)
-            switch server.registry.describe(request.scene) {
+            switch registry.describe(request.scene) {
             case .success(let description): reply(id, result: WireCodec.json(DescribeResult(description)))
             case .failure(let reason): reply(id, error: .domain(reason))
             }
@@ -100,14 +104,14 @@ extension Session {
             reply(id, error: error)
             return
         }
-        guard case .success(let info) = server.registry.info(target) else {
+        guard case .success(let info) = registry.info(target) else {
             reply(id, error: explained(.domain(RegistryRejection.instanceNotOpen(target))))
             return
         }
         let notConnected = WireError.domain(
             reason: .notConnected, message: "\(target) has no process or behaviour to restart",
             data: ["instance": .string(target.description)])
-        switch server.registry.hosting(of: target) {
+        switch registry.hosting(of: target) {
         case .process?:
             guard server.supervisor.restart(target) else {
                 reply(id, error: notConnected)
@@ -116,7 +120,7 @@ extension Session {
             reply(id, result: WireCodec.json(InstanceResult(instance: InstanceObject(info))))
         case .inProcess?:
             unanswered.append(id)
-            let registry = server.registry
+            let registry = self.registry
             let session = bound
             Task {
                 let answer: Result<JSONValue, WireError>

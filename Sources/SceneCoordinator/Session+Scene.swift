@@ -263,7 +263,7 @@ extension Session {
         case .scene(let named): scene = named
         }
         // A scene that declares its interface is held to it before anything reaches it.
-        if let refusal = server.registry.interface(of: scene)?.refusal(ofCall: call.method, params: call.params, scene: scene) {
+        if let refusal = registry.interface(of: scene)?.refusal(ofCall: call.method, params: call.params, scene: scene) {
             reply(id, error: refusal)
             return
         }
@@ -279,7 +279,7 @@ extension Session {
         // an activatable scene with none open gets one, and the call waits until it is active.
         let session = bound
         let method = expectsAnswer ? WireMethod.sceneCall : WireMethod.sceneNotify
-        server.registry.activate(scene, for: method.rawValue) { result in
+        registry.activate(scene, for: method.rawValue) { result in
             switch result {
             case .success(let target):
                 session.value.deliver(call.method, params: params, timeout: call.timeout, to: target, id: id, expectsAnswer: expectsAnswer)
@@ -293,13 +293,13 @@ extension Session {
     /// answer to request `id`.
     func deliver(_ method: String, params: RawJSON?, timeout: Double?, to target: InstanceID, id: JSONValue, expectsAnswer: Bool) {
         let wait = timeout.map { Duration.seconds($0) } ?? server.configuration.callTimeout
-        if server.registry.runsInProcess(target) {
+        if registry.runsInProcess(target) {
             deliverInProcess(method, params: params, timeout: wait, to: target, id: id, expectsAnswer: expectsAnswer)
             return
         }
         guard let scene = server.supervisor.session(of: target) else {
             // Not connected, or not open at all: the registry knows which.
-            let open = server.registry.isOpen(target)
+            let open = registry.isOpen(target)
             let error: WireError = open
                 ? .domain(reason: .notConnected, message: "\(target) has no connected process", data: ["instance": .string(target.description)])
                 : .domain(RegistryRejection.instanceNotOpen(target))
@@ -319,7 +319,7 @@ extension Session {
     private func deliverInProcess(
         _ method: String, params: RawJSON?, timeout: Duration, to target: InstanceID, id: JSONValue, expectsAnswer: Bool
     ) {
-        let registry = server.registry
+        let registry = self.registry
         let call = SceneCall(method: method, params: ScenePayload(json: params?.value ?? .object([:])))
         let session = LoopBound(self, loop: connection.loop)
         // A running behaviour answers without a task; its answer comes back to the loop

@@ -111,7 +111,7 @@ extension Session {
             answerRegistry(id, frame: WireCodec.framedResponse(id: id, error: error))
             return
         }
-        let saved = SavedSession(snapshot: server.registry.sessionSnapshot())
+        let saved = SavedSession(snapshot: registry.sessionSnapshot())
         behindWait = FIFOQueue()
         let session = bound
         Task.detached {
@@ -150,7 +150,7 @@ extension Session {
                 reason: .invalidSession, message: "session \"\(request.name)\" is not a regular file of at most 16 MiB",
                 data: ["detail": .string("not a regular file of at most 16 MiB")])
         }
-        let saved = try SavedSession.read([UInt8](data), app: server.registry.app, file: file).get()
+        let saved = try SavedSession.read([UInt8](data), app: registry.app, file: file).get()
         return LoadSession(snapshot: saved.snapshot, force: request.force ?? false)
     }
 }

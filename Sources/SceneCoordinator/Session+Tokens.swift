@@ -48,11 +48,11 @@ extension Session {
     /// scene has an instance per value.
     private func checkAttachable(_ request: TokenIssueParams) throws(WireError) {
         let description: SceneDescription
-        switch server.registry.describe(request.scene) {
+        switch registry.describe(request.scene) {
         case .success(let described): description = described
         case .failure(let reason): throw .domain(reason)
         }
-        guard server.registry.launch(of: request.scene) != nil else {
+        guard registry.launch(of: request.scene) != nil else {
             throw .invalidParams("scene: \(request.scene) is not backed by a process (no launch, no attach): nothing can attach to it")
         }
         let value = request.value.flatMap { $0 == .null ? nil : $0 }

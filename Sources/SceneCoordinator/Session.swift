@@ -34,6 +34,10 @@ final class Session: FrameHandler {
 
     let connection: SocketConnection
     unowned let server: CoordinatorServer
+    /// The server's registry and group commit, kept here too: the request path reads them
+    /// without the unowned reference's check.
+    let registry: any ServedRegistry
+    let groupCommit: GroupCommit?
     let name: String
     private(set) var life: Life = .awaitingHello
     /// Ids of requests not yet answered (a registry request, a relayed call, a scene
@@ -64,6 +68,8 @@ final class Session: FrameHandler {
     init(connection: SocketConnection, server: CoordinatorServer, name: String) {
         self.connection = connection
         self.server = server
+        self.registry = server.registry
+        self.groupCommit = server.groupCommit
         self.name = name
     }
 
@@ -138,8 +144,7 @@ final class Session: FrameHandler {
     /// false and takes the general path.
     private func registryFast(_ envelope: Envelope, _ payload: UnsafeRawBufferPointer) -> Bool {
         guard role == .control, behindWait == nil, envelope.version == "2.0", let method = envelope.method,
-            let range = envelope.params, let known = WireMethod(rawValue: method), let route = Self.routes[known],
-            let type = route.registry
+            let range = envelope.params, let route = Self.routesByName[method], let type = route.registry
         else { return false }
         guard let id = Self.fastID(envelope) else { return false }
         guard let call = type.plain(bytes: UnsafeRawBufferPointer(rebasing: payload[range])) else { return false }
@@ -169,7 +174,7 @@ final class Session: FrameHandler {
             guard let id = Self.fastID(envelope) else { return false }
             guard let call = SceneCallParams.scan(payload, range: range), case .instance(let text) = call.to,
                 let target = InstanceID(text), SceneCallParams.refusal(method: call.method, timeout: call.timeout) == nil,
-                server.registry.interface(of: target.scene) == nil  // its params are checked on the general path
+                registry.interface(of: target.scene) == nil  // its params are checked on the general path
             else { return false }
             if role == .scene, let from = call.from, from != instance?.description { return false }
             unanswered.append(id)
@@ -261,8 +266,13 @@ final class Session: FrameHandler {
 
     /// Takes `id` off the unanswered list; false when it was answered already (at shutdown).
     private func forget(_ id: JSONValue) -> Bool {
-        guard let index = unanswered.firstIndex(of: id) else { return false }
-        unanswered.remove(at: index)
+        // Most often the one asked last (a caller that waits for each answer).
+        if unanswered.last == id {
+            unanswered.removeLast()
+        } else {
+            guard let index = unanswered.firstIndex(of: id) else { return false }
+            unanswered.remove(at: index)
+        }
         return !connection.isClosed
     }
 
@@ -279,7 +289,7 @@ final class Session: FrameHandler {
     /// already waiting).
     func answerRegistry(_ id: JSONValue, frame: [UInt8]) {
         guard forget(id) else { return }
-        if let commit = server.groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
+        if let commit = groupCommit, let seq = commit.unsynced ?? (awaitingDisk.isEmpty ? nil : 0) {
             awaitingDisk.append((seq, frame))
             commit.whenSynced(through: seq, self)
             return
