@@ -92,6 +92,8 @@ struct Served<R: Route>: ServedRegistry {
         case .done(let result):
             return Self.answer(result)
         case .waiting(let wait):
+            // Still in this turn on the loop's thread: nothing ran on the registry since the
+            // step, so its wait is watched from where the step left it.
             let waiter = waiter()
             on { registry in registry.whenFinished(wait) { _, result in waiter.answer(Self.answer(result)) } }
             return nil
