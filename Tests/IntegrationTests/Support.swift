@@ -6,6 +6,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSocket
+import SceneSync
 import SceneWire
 import SceneTesting
 import Testing
@@ -235,11 +236,16 @@ func scenectlPath() -> String {
 /// past the end of its buffer — a crash when the test process has many descriptors open).
 /// The child gets no descriptor of the tests beyond 0, 1 and 2. Use long-running ones
 /// through ``withChild(_:_:)``, which kills the process when the body returns.
+///
+/// Its standard output and error are read as they come, by a thread of their own
+/// (``OutputDrain``): a child that writes more than a pipe holds (a coordinator's log over
+/// a long test) never blocks on a pipe nobody reads.
 final class ChildProcess {
     let pid: pid_t
-    private let outputFD: Int32
-    private let errorFD: Int32
+    private let drain: OutputDrain
     private var status: Int32?
+    /// How much of standard output ``readOutput(until:timeout:)`` has returned.
+    private var consumed = 0
 
     /// Starts `executable` (scenectl when nil) with `arguments`, the tests' environment
     /// plus `environment`, and standard output and error captured.
@@ -262,14 +268,12 @@ final class ChildProcess {
             close(errors.read)
             throw error
         }
-        outputFD = output.read
-        errorFD = errors.read
+        drain = OutputDrain(output: output.read, errors: errors.read)
     }
 
     deinit {
         kill()
-        close(outputFD)
-        close(errorFD)
+        drain.stop()
     }
 
     /// Whether it still runs (reaps it once it has ended).
@@ -298,43 +302,48 @@ final class ChildProcess {
     }
 
     /// What it wrote to standard output that ``readOutput(until:timeout:)`` has not
-    /// returned, to the end (it blocks until the process closes it: call once it ended).
+    /// returned, to the end: it waits (at most 60 s) for the output to be closed, so call it
+    /// once the process ended.
     var standardOutput: String {
-        defer { pendingOutput = "" }
-        return pendingOutput + readToEnd(outputFD)
-    }
-    var standardError: String { readToEnd(errorFD) }
-
-    private func readToEnd(_ fd: Int32) -> String {
-        String(decoding: Processes.readToEnd(fd), as: UTF8.self)
+        let bytes = drain.output(waitingForEnd: .seconds(60))
+        defer { consumed = bytes.count }
+        return String(decoding: bytes[min(consumed, bytes.count)...], as: UTF8.self)
     }
 
-    private var pendingOutput = ""
+    /// Everything it wrote to standard error, to the end (waiting as ``standardOutput`` does).
+    var standardError: String { String(decoding: drain.errors(waitingForEnd: .seconds(60)), as: UTF8.self) }
 
     /// Reads standard output until it contains `marker` (bounded, never blocking a
     /// thread); returns what was read, up to and including the marker's line.
     func readOutput(until marker: String, timeout: Duration = .seconds(60)) async throws -> String {
-        let fd = outputFD
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let deadline = ContinuousClock.now + timeout
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while !pendingOutput.contains(marker), ContinuousClock.now < deadline {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got > 0 {
-                pendingOutput += String(decoding: chunk[..<got], as: UTF8.self)
-            } else if got == 0 {
-                break
-            } else {
-                try await Task.sleep(for: .milliseconds(2))
+        let wanted = Array(marker.utf8)
+        while true {
+            let (bytes, ended) = drain.outputSoFar()
+            let pending = bytes[min(consumed, bytes.count)...]
+            if let found = Self.range(of: wanted, in: pending) {
+                let end = pending[found.upperBound...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.endIndex
+                consumed = end
+                return String(decoding: pending[..<end], as: UTF8.self)
             }
+            if ended || ContinuousClock.now >= deadline {
+                let text = String(decoding: pending, as: UTF8.self)
+                Issue.record("\"\(marker)\" did not appear in the output within \(timeout): \(text)")
+                return text
+            }
+            try await Task.sleep(for: .milliseconds(2))
         }
-        guard let range = pendingOutput.range(of: marker) else {
-            Issue.record("\"\(marker)\" did not appear in the output within \(timeout): \(pendingOutput)")
-            return pendingOutput
+    }
+
+    /// Where `needle` first occurs in `haystack`, by the haystack's indices.
+    private static func range(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Range<Int>? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        var start = haystack.startIndex
+        while start + needle.count <= haystack.endIndex {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start..<(start + needle.count) }
+            start += 1
         }
-        let end = pendingOutput[range.upperBound...].firstIndex(of: "\n").map { pendingOutput.index(after: $0) } ?? pendingOutput.endIndex
-        defer { pendingOutput = String(pendingOutput[end...]) }
-        return String(pendingOutput[..<end])
+        return nil
     }
 
     /// Sends `signal` while it runs.
@@ -349,6 +358,84 @@ final class ChildProcess {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
         status = raw
+    }
+}
+
+/// A child's standard output and error, read as they come by a thread of its own until
+/// both are closed (or ``stop()``), which then closes them: the child never blocks on a
+/// full pipe, and the tests read what it wrote from here.
+final class OutputDrain: Sendable {
+    private struct Stream {
+        var bytes: [UInt8] = []
+        var ended = false
+    }
+
+    private struct State {
+        var output = Stream()
+        var errors = Stream()
+        var stopped = false
+    }
+
+    private let state = Locked(State())
+
+    /// Starts reading `output` and `errors`, which it owns from now on.
+    init(output: Int32, errors: Int32) {
+        let state = self.state
+        let thread = Thread { Self.read(output, errors, into: state) }
+        thread.name = "child-output"
+        thread.start()
+    }
+
+    /// Stops reading within 50 ms; the descriptors are closed then.
+    func stop() { state.withLock { $0.stopped = true } }
+
+    /// Standard output so far, and whether it was closed.
+    func outputSoFar() -> ([UInt8], ended: Bool) { state.withLock { ($0.output.bytes, $0.output.ended) } }
+
+    /// Standard output once it is closed, or what there is after `timeout`.
+    func output(waitingForEnd timeout: Duration) -> [UInt8] { waitForEnd(timeout, \.output) }
+
+    /// Standard error once it is closed, or what there is after `timeout`.
+    func errors(waitingForEnd timeout: Duration) -> [UInt8] { waitForEnd(timeout, \.errors) }
+
+    private func waitForEnd(_ timeout: Duration, _ stream: KeyPath<State, Stream>) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (bytes, ended) = state.withLock { ($0[keyPath: stream].bytes, $0[keyPath: stream].ended) }
+            if ended || ContinuousClock.now >= deadline { return bytes }
+            usleep(1000)
+        }
+    }
+
+    private static func read(_ output: Int32, _ errors: Int32, into state: Locked<State>) {
+        var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }), !state.withLock({ $0.stopped }) {
+            // A descriptor of -1 is left out by poll; the timeout lets a stop be seen.
+            guard poll(&fds, nfds_t(fds.count), 50) > 0 else { continue }
+            for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
+                let got = chunk.withUnsafeMutableBytes { Glibc.read(fds[index].fd, $0.baseAddress, $0.count) }
+                if got < 0, errno == EINTR || errno == EAGAIN { continue }
+                state.withLock { state in
+                    if got > 0 {
+                        if index == 0 { state.output.bytes += chunk[..<got] } else { state.errors.bytes += chunk[..<got] }
+                    } else if index == 0 {
+                        state.output.ended = true
+                    } else {
+                        state.errors.ended = true
+                    }
+                }
+                if got <= 0 {
+                    close(fds[index].fd)
+                    fds[index].fd = -1
+                }
+            }
+        }
+        for entry in fds where entry.fd >= 0 { close(entry.fd) }
+        state.withLock { state in
+            state.output.ended = true
+            state.errors.ended = true
+        }
     }
 }
 
