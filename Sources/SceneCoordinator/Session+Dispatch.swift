@@ -18,14 +18,13 @@ extension Session {
             reply(id, error: .notInitialized)
             return
         }
-        guard let known = WireMethod(rawValue: method) else {
+        guard let route = Self.routes[method] else {
             reply(id, error: .methodNotFound(method))
             return
         }
-        let route = Self.routes[known]!
         var params = params
         if role == .scene {
-            switch scoped(known, route.scene, params: params) {
+            switch scoped(route.method, route.scene, params: params) {
             case .success(let scopedParams): params = scopedParams
             case .failure(let error):
                 reply(id, error: error)

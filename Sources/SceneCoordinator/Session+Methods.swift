@@ -34,25 +34,24 @@ extension Session {
 
     /// How a method is served: what its row says, with its registry call or handler.
     struct MethodRoute: Sendable {
+        let method: WireMethod
         let scene: SceneAccess
         let order: AnswerOrder
         let registry: (any WireRegistryCall.Type)?
         let handler: Handler?
     }
 
-    /// Every method's route, read from ``WireCalls`` once.
-    static let routes: [WireMethod: MethodRoute] = {
-        var routes: [WireMethod: MethodRoute] = [:]
+    /// Every method's route, read from ``WireCalls`` once, by the method's name: a request
+    /// finds its route with one lookup of the name it came with.
+    static let routes: [String: MethodRoute] = {
+        var routes: [String: MethodRoute] = [:]
         for spec in WireCalls.all {
-            routes[spec.method] = MethodRoute(
-                scene: spec.scene, order: spec.order, registry: RegistryCalls.byMethod[spec.method], handler: handlers[spec.method])
+            routes[spec.method.rawValue] = MethodRoute(
+                method: spec.method, scene: spec.scene, order: spec.order, registry: RegistryCalls.byMethod[spec.method],
+                handler: handlers[spec.method])
         }
         return routes
     }()
-
-    /// ``routes`` by the method's name: the fast paths find a request's route with one
-    /// lookup of the name it came with.
-    static let routesByName: [String: MethodRoute] = Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value) })
 
     /// `coordinator.shutdown`: answered, then the coordinator stops.
     private func shutDownCoordinator(id: JSONValue) {

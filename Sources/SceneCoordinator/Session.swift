@@ -144,7 +144,7 @@ final class Session: FrameHandler {
     /// false and takes the general path.
     private func registryFast(_ envelope: Envelope, _ payload: UnsafeRawBufferPointer) -> Bool {
         guard role == .control, behindWait == nil, envelope.version == "2.0", let method = envelope.method,
-            let range = envelope.params, let route = Self.routesByName[method], let type = route.registry
+            let range = envelope.params, let route = Self.routes[method], let type = route.registry
         else { return false }
         guard let id = Self.fastID(envelope) else { return false }
         guard let call = type.plain(bytes: UnsafeRawBufferPointer(rebasing: payload[range])) else { return false }
