@@ -321,7 +321,7 @@ final class ChildProcess {
         while true {
             let (bytes, ended) = drain.outputSoFar()
             let pending = bytes[min(consumed, bytes.count)...]
-            if let found = Self.range(of: wanted, in: pending) {
+            if let found = pending.firstRange(of: wanted) {
                 let end = pending[found.upperBound...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.endIndex
                 consumed = end
                 return String(decoding: pending[..<end], as: UTF8.self)
@@ -333,17 +333,6 @@ final class ChildProcess {
             }
             try await Task.sleep(for: .milliseconds(2))
         }
-    }
-
-    /// Where `needle` first occurs in `haystack`, by the haystack's indices.
-    private static func range(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Range<Int>? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        var start = haystack.startIndex
-        while start + needle.count <= haystack.endIndex {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start..<(start + needle.count) }
-            start += 1
-        }
-        return nil
     }
 
     /// Sends `signal` while it runs.
