@@ -96,7 +96,7 @@ extension SceneRegistry {
     /// Dismisses `id` now (an instance still opening is cancelled), with the instances that
     /// go with it (`RegistryBook.dependents(leaving:)`).
     func dismissNow(_ id: InstanceID) throws(RegistryRejection) -> [InstanceID] {
-        guard let reason = book.dismissReason(id) else { throw .instanceNotOpen(id) }
+        guard let reason = inspect({ $0.dismissReason(id) }) else { throw .instanceNotOpen(id) }
         return remove(id, reason: reason)
     }
 

@@ -147,7 +147,7 @@ extension SceneRegistry {
     /// order: a new instance is announced already showing the plan's path.
     private func land(_ target: SceneLinkTarget<R>) throws(RegistryRejection) -> RegistryStep<R, (InstanceInfo<R>, Bool)> {
         let plan = target.plan
-        switch try book.resolveLanding(target.scene, value: target.value).get() {
+        switch try inspect({ $0.resolveLanding(target.scene, value: target.value) }).get() {
         case .join(let id): return afterOpening(id) { registry throws(RegistryRejection) in try registry.show(plan, in: id) }
         case .existing(let id): return .done(.success(try show(plan, in: id)))
         case .new: break

@@ -17,7 +17,7 @@ extension SceneRegistry {
         _ scene: String, value: JSONValue?, plan: FlowPlan<R>? = nil, reopening entry: InstanceID? = nil, requirementsOpened: Bool = false,
         target: (@Sendable (isolated SceneRegistry, InstanceID) -> Void)? = nil
     ) throws(RegistryRejection) -> RegistryStep<R, OpenOutcome<R>> {
-        switch try book.openAction(scene, value: value).get() {
+        switch try inspect({ $0.openAction(scene, value: value) }).get() {
         case .join(let id):
             target?(self, id)
             return afterOpening(id) { registry throws(RegistryRejection) in

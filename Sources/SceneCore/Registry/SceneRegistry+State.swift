@@ -31,8 +31,8 @@ extension SceneRegistry {
         }
         keyed.sort { $0.key < $1.key }
         return RegistryStateCapture(
-            app: app, scenes: declared.scenes, focused: book.focused, immersive: book.immersive,
-            pendingLink: links.pending?.url, phase: book.aggregatePhase, seq: log.seq,
+            app: app, scenes: declared.scenes, focused: inspect { $0.focused }, immersive: book.immersive,
+            pendingLink: links.pending?.url, phase: inspect { $0.aggregatePhase }, seq: log.seq,
             entries: keyed.map { unordered[$0.index] }, records: book.records, geometries: declared.geometries,
             styles: styles, declared: declared)
     }

@@ -243,7 +243,7 @@ public actor SceneRegistry<R: Route> {
     public func instances(of scene: String) -> [InstanceID] { book.instances(of: scene) }
 
     /// The focused window or volume.
-    public var focused: InstanceID? { book.focused }
+    public var focused: InstanceID? { inspect { $0.focused } }
 
     /// The open immersive space.
     public var immersive: InstanceID? { book.immersive }
@@ -258,7 +258,22 @@ public actor SceneRegistry<R: Route> {
         if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
             id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
-            focused: book.focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
+            focused: inspect({ $0.focused }) == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
             geometry: declaredState.geometries[id.scene] ?? SceneGeometry(), style: style)
+    }
+}
+
+extension SceneRegistry {
+    /// Answers `question` about the book where it is stored.
+    ///
+    /// A non-mutating method called on `book` itself runs on a copy of the whole book
+    /// (the registry is a class: the compiler cannot borrow its stored property across a
+    /// call it does not see into), which retains every table and releases them again,
+    /// a few hundred nanoseconds a request. Through an `inout` access the book is read
+    /// where it is. For the requests every client makes; elsewhere a copy costs nothing
+    /// worth the noise.
+    @inline(__always)
+    func inspect<T>(_ question: (inout RegistryBook) -> T) -> T {
+        question(&book)
     }
 }

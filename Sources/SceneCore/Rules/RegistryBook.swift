@@ -166,12 +166,17 @@ package struct RegistryBook: Sendable {
     package mutating func insert(_ record: InstanceRecord) {
         let id = record.id
         records[id] = record
-        counters[id.scene] = max(counters[id.scene] ?? 0, id.number)
+        // One lookup of each table by the scene's name, hashing which is most of its cost.
+        Self.raise(&counters[id.scene, default: 0], to: id.number)
         byScene[id.scene, default: []].insert(id)
-        if scenes[id.scene]?.policy == .perValue, let value = record.value {
+        if let value = record.value, scenes[id.scene]?.policy == .perValue {
             byValue[ValueKey(scene: id.scene, value: value)] = id
         }
         if record.kind.isImmersive { immersive = id }
+    }
+
+    private static func raise(_ counter: inout Int, to number: Int) {
+        counter = max(counter, number)
     }
 
     /// Records that `id` was pushed from `parent` (restore).
@@ -187,7 +192,7 @@ package struct RegistryBook: Sendable {
 
     /// Raises a scene's counter so restored numbers are never reused.
     package mutating func raiseCounter(_ scene: String, to number: Int) {
-        counters[scene] = max(counters[scene] ?? 0, number)
+        Self.raise(&counters[scene, default: 0], to: number)
     }
 
     /// Puts restored instances in focus order, least recent first.
