@@ -268,10 +268,10 @@ extension SceneRegistry {
     ///
     /// A non-mutating method called on `book` itself runs on a copy of the whole book
     /// (the registry is a class: the compiler cannot borrow its stored property across a
-    /// call it does not see into), which retains every table and releases them again,
-    /// a few hundred nanoseconds a request. Through an `inout` access the book is read
-    /// where it is. For the requests every client makes; elsewhere a copy costs nothing
-    /// worth the noise.
+    /// call it does not see into), which retains every table and releases them again:
+    /// about a tenth of a microsecond each time (4% of registry-bench's samples before).
+    /// Through an `inout` access the book is read where it is. Used on the paths of the
+    /// requests every client makes; elsewhere a copy costs too little to matter.
     @inline(__always)
     func inspect<T>(_ question: (inout RegistryBook) -> T) -> T {
         question(&book)
