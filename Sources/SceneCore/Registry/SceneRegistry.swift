@@ -259,7 +259,7 @@ public actor SceneRegistry<R: Route> {
         return InstanceInfo(
             id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
             focused: inspect({ $0.focused }) == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
-            geometry: declaredState.geometries[id.scene] ?? SceneGeometry(), style: style)
+            geometry: instance.declaration.geometry, style: style)
     }
 }
 
