@@ -405,14 +405,9 @@ final class OutputDrain: Sendable {
             for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let got = chunk.withUnsafeMutableBytes { Glibc.read(fds[index].fd, $0.baseAddress, $0.count) }
                 if got < 0, errno == EINTR || errno == EAGAIN { continue }
+                let stream: WritableKeyPath<State, Stream> = index == 0 ? \.output : \.errors
                 state.withLock { state in
-                    if got > 0 {
-                        if index == 0 { state.output.bytes += chunk[..<got] } else { state.errors.bytes += chunk[..<got] }
-                    } else if index == 0 {
-                        state.output.ended = true
-                    } else {
-                        state.errors.ended = true
-                    }
+                    if got > 0 { state[keyPath: stream].bytes += chunk[..<got] } else { state[keyPath: stream].ended = true }
                 }
                 if got <= 0 {
                     close(fds[index].fd)
