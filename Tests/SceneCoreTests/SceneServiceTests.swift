@@ -30,6 +30,14 @@ private actor Service: SceneBehavior {
             let json = try call.params.json()
             try await context.emit(json["signal"]?.stringValue ?? "", payload: json["payload"])
             return .empty
+        case "relay":
+            // Calls another instance through this behaviour's context, as the params say.
+            let json = try call.params.json()
+            let target = InstanceID(json["to"]?.stringValue ?? "")!
+            let timeout = json["timeout"]?.doubleValue.map { Duration.milliseconds(Int64($0 * 1000)) }
+            return try await context.call(
+                .instance(target), json["method"]?.stringValue ?? "", params: ScenePayload(json: json["params"] ?? [:]),
+                timeout: timeout)
         default:
             return ScenePayload(json: ["instance": .string(context.instance.description)])
         }
@@ -126,6 +134,35 @@ struct SceneServiceTests {
         #expect(unnotified?.code == -32601)
         _ = try await registry.call(SceneCall(method: "find", params: ScenePayload(json: ["doc": "7"])), to: .instance(id))
         #expect(heard.all == ["call find"])
+    }
+
+    @Test("a behaviour's call through its context is admitted as the registry's own: the target's interface, reserved names and the timeout's range refuse it before it reaches the target")
+    func contextCallsAreAdmitted() async throws {
+        let heard = Heard()
+        let registry = try serviceRegistry(heard: heard)
+        let svc = try await registry.open("svc").instance.id
+        let caller = try await registry.open("free").instance.id
+        func relay(_ params: JSONValue) async -> Result<JSONValue, SceneError> {
+            do throws(SceneError) {
+                return .success(try await registry.call(SceneCall(method: "relay", params: ScenePayload(json: params)), to: .instance(caller)).json())
+            } catch {
+                return .failure(error)
+            }
+        }
+        func refusal(_ params: JSONValue) async -> SceneError? {
+            if case .failure(let error) = await relay(params) { return error }
+            return nil
+        }
+        let to = JSONValue.string(svc.description)
+        #expect(await refusal(["to": to, "method": "erase"])?.code == -32601)
+        #expect(await refusal(["to": to, "method": "find", "params": ["doc": 7]])?.data["path"] == "params.doc")
+        #expect(await refusal(["to": to, "method": "scene.close"])?.reason == .reservedMethod)
+        #expect(await refusal(["to": to, "method": "whoami", "timeout": 0])?.code == -32602)
+        #expect(await refusal(["to": to, "method": "whoami", "timeout": 3601])?.code == -32602)
+        #expect(heard.all == Array(repeating: "call relay", count: 5))
+        let answer = try await relay(["to": to, "method": "find", "params": ["doc": "7"]]).get()
+        #expect(answer["instance"] == to)
+        #expect(heard.all.last == "call find")
     }
 
     @Test("a declared signal is a signal.emitted event; an undeclared one is unknown_signal, a payload that breaks its schema -32602, with no event")

@@ -63,6 +63,9 @@ final class BehaviorHost<R: Route>: SceneBacking {
 
     let factories: [String: SceneBehaviorFactory<R>]
     let timeouts: SceneTimeouts
+    /// The interfaces the registry's scenes declare, by scene: calls to a behaviour are
+    /// admitted by them.
+    let interfaces: [String: SceneInterface]
     private let state = Locked(State())
     /// The running behaviours (their start returned, they did not end), for calls.
     let callees = Callees()
@@ -70,9 +73,13 @@ final class BehaviorHost<R: Route>: SceneBacking {
     /// Where timeouts, the close grace and restart windows are read; nil: the system's.
     let time: (any TimeSource)?
 
-    init(factories: [String: SceneBehaviorFactory<R>], timeouts: SceneTimeouts, time: (any TimeSource)?) {
+    init(
+        factories: [String: SceneBehaviorFactory<R>], timeouts: SceneTimeouts, interfaces: [String: SceneInterface],
+        time: (any TimeSource)?
+    ) {
         self.factories = factories
         self.timeouts = timeouts
+        self.interfaces = interfaces
         self.time = time
     }
 

@@ -13,6 +13,13 @@ final class Callees: Sendable {
         table.withLock { $0[id] }
     }
 
+    /// The workers of the running behaviour `target` names, with its instance, when it
+    /// names an instance and one runs.
+    func workers(of target: SceneTarget) -> (InstanceID, CallWorkers)? {
+        guard case .instance(let id) = target, let workers = workers(id) else { return nil }
+        return (id, workers)
+    }
+
     /// Records `id`'s running behaviour, or (nil) that none runs; the idle workers of the
     /// one before end.
     func set(_ id: InstanceID, _ workers: CallWorkers?) {
@@ -257,17 +264,20 @@ package final class CallWorkers: Sendable {
         for worker in idle { worker.resume(returning: nil) }
     }
 
+    /// Sleeps until `wake`, then sweeps, until nothing is in flight. The sleeper holds the
+    /// state and the clock, not the workers (nor their behaviour): no weak reference to
+    /// the workers is made, which would move their reference counts to a side table and
+    /// make every retain of them on the path of a call the slow kind.
     private func sleep(until wake: UInt64, generation: Int) {
-        Task { [weak self] in
+        Task { [state, time] in
             var wake = wake
             while true {
-                // The workers are not kept alive by a sleep.
-                if let time = self?.time {
+                if let time {
                     await time.sleep(untilNanoseconds: wake)
                 } else {
                     try? await Task.sleep(for: Deadline.left(until: wake))
                 }
-                guard let self, let next = self.sweep(generation: generation) else { return }
+                guard let next = Self.sweep(state, time: time, generation: generation) else { return }
                 wake = next
             }
         }
@@ -275,7 +285,7 @@ package final class CallWorkers: Sendable {
 
     /// Answers the calls whose deadline passed `call_timeout`; answers when to wake next,
     /// or nil when this sleeper is done (nothing is in flight, or a newer one took over).
-    private func sweep(generation: Int) -> UInt64? {
+    private static func sweep(_ state: Locked<State>, time: (any TimeSource)?, generation: Int) -> UInt64? {
         let now = time?.nanoseconds ?? Deadline.now()
         let (expired, next) = state.withLock { state -> ([CallJob], UInt64?) in
             guard state.generation == generation else { return ([], nil) }

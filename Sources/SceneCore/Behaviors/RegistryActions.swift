@@ -79,10 +79,18 @@ struct RegistryActions<R: Route>: SceneActions {
         try await run { () throws(RegistryRejection) in try await registry.finish(instance, result: result) }
     }
 
+    /// A call to a running behaviour goes to it straight from here, admitted as the
+    /// registry admits it, without the registry: the registry is weakly referenced, so its
+    /// reference counts are in a side table and taking it costs a slow retain and release.
     nonisolated(nonsending) func call(_ call: SceneCall, to target: SceneTarget, timeout: Duration?) async throws(SceneError)
         -> ScenePayload
     {
-        try await registry().call(call, to: target, timeout: timeout)
+        let wait = try call.admitted(
+            to: target.scene, interface: host.interfaces[target.scene], timeout: timeout, standard: host.timeouts.call)
+        if let (id, workers) = host.callees.workers(of: target) {
+            return try await Callees.call(call, on: workers, instance: id, timeout: wait)
+        }
+        return try await registry().call(admitted: call, to: target, waiting: wait)
     }
 
     func notify(_ call: SceneCall, to target: SceneTarget) async throws(SceneError) {

@@ -19,6 +19,26 @@ public struct SceneCall: Sendable {
     /// The longest a call may wait for its answer: an hour, as on the wire.
     public static let maximumTimeout = Duration.seconds(3600)
 
+    /// Admits this call to `scene`, which declares `interface` (nil: none), before it goes
+    /// anywhere: answers how long it may wait for its answer (`timeout`, or `standard` when
+    /// nil). Every call, from the wire or in process, to whatever backs its target, passes
+    /// here first.
+    ///
+    /// - Throws: `reserved_method`; -32601 for a method the interface does not declare,
+    ///   -32602 for params that break its schema; -32602 for a timeout that is not
+    ///   positive or is over ``maximumTimeout``.
+    func admitted(to scene: String, interface: SceneInterface?, timeout: Duration?, standard: Duration) throws(SceneError)
+        -> Duration
+    {
+        guard !Self.isReserved(method) else { throw .reservedMethod(method) }
+        if let refusal = interface?.refusal(of: self, scene: scene) { throw refusal }
+        let wait = timeout ?? standard
+        guard wait > .zero, wait <= Self.maximumTimeout else {
+            throw .invalidParams("timeout: must be a positive number of seconds, at most 3600")
+        }
+        return wait
+    }
+
     /// Whether `method` is one of the coordinator's own names, which no scene may be called by.
     public static func isReserved(_ method: String) -> Bool {
         // Compared as bytes: every call is checked, and both prefixes are ASCII.
@@ -27,6 +47,18 @@ public struct SceneCall: Sendable {
         case UInt8(ascii: "s"): return "cene.".utf8.allSatisfy { bytes.next() == $0 }
         case UInt8(ascii: "f"): return "low.".utf8.allSatisfy { bytes.next() == $0 }
         default: return false
+        }
+    }
+}
+
+extension SceneInterface {
+    /// Why `call` to `scene` breaks this interface (its params, as JSON, too); nil when it
+    /// keeps to it.
+    func refusal(of call: SceneCall, scene: String) -> SceneError? {
+        do {
+            return refusal(ofCall: call.method, params: try call.params.json(), scene: scene)
+        } catch {
+            return error
         }
     }
 }

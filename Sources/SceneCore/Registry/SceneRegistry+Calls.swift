@@ -18,14 +18,17 @@ extension SceneRegistry {
     nonisolated(nonsending) public func call(
         _ call: SceneCall, to target: SceneTarget, timeout: Duration? = nil
     ) async throws(SceneError) -> ScenePayload {
-        guard !SceneCall.isReserved(call.method) else { throw .reservedMethod(call.method) }
-        if let refusal = refusal(of: call, to: target.scene) { throw refusal }
-        let wait = timeout ?? timeouts.call
-        guard wait > .zero, wait <= SceneCall.maximumTimeout else {
-            throw .invalidParams("timeout: must be a positive number of seconds, at most 3600")
-        }
+        let wait = try call.admitted(to: target.scene, interface: interfaces[target.scene], timeout: timeout, standard: timeouts.call)
+        return try await self.call(admitted: call, to: target, waiting: wait)
+    }
+
+    /// Calls `call.method` on `target`, the call admitted (``SceneCall/admitted(to:interface:timeout:standard:)``)
+    /// with `wait`.
+    nonisolated(nonsending) func call(admitted call: SceneCall, to target: SceneTarget, waiting wait: Duration)
+        async throws(SceneError) -> ScenePayload
+    {
         // A running in-process behaviour is reached without a stop at the registry.
-        if case .instance(let id) = target, let workers = host?.callees.workers(id) {
+        if let (id, workers) = host?.callees.workers(of: target) {
             return try await Callees.call(call, on: workers, instance: id, timeout: wait)
         }
         let (id, backing) = try await callee(target, for: "scene.call")

@@ -46,14 +46,7 @@ extension SceneRegistry {
     /// method (-32601), or the params break the method's schema (-32602). Nil when the
     /// scene declares no interface or the call fits it.
     public nonisolated func refusal(of call: SceneCall, to scene: String) -> SceneError? {
-        guard let interface = interfaces[scene] else { return nil }
-        let params: JSONValue
-        do {
-            params = try call.params.json()
-        } catch {
-            return error
-        }
-        return interface.refusal(ofCall: call.method, params: params, scene: scene)
+        interfaces[scene]?.refusal(of: call, scene: scene)
     }
 
     // MARK: Activation

@@ -153,7 +153,7 @@ public actor SceneRegistry<R: Route> {
         self.time = time
         self.reopenLimit = max(0, reopenLimit)
         self.reopenList = ReopenList(limit: reopenLimit)
-        self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, time: time)
+        self.host = behaviors.isEmpty ? nil : BehaviorHost(factories: behaviors, timeouts: timeouts, interfaces: interfaces, time: time)
         self.home = RegistryExecutor(executor)
         self.callTransport = RegistryTransport<R>()
         self.actorSystem = SceneActorSystem(transport: callTransport, executor: home.unowned)
