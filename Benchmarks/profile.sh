@@ -154,7 +154,7 @@ needs flow-subscriber && in_process flow-subscriber "flow-bench, no middleware, 
 needs registry && in_process registry "registry-bench, open + focus + dismiss and deep links, 100,000 live instances" \
     "$bin/registry-bench" --seconds "$seconds" --rounds 1 --live 100000
 needs typed-calls && in_process typed-calls \
-    "behavior-bench, typed calls between in-process scenes, one core (its figures: typed calls/s, plain actor calls/s, distributed calls/s, LocalTestingDistributedActorSystem calls/s)" \
+    "behavior-bench, typed calls between in-process scenes, one core (its figures: typed calls/s, plain actor calls/s, distributed calls/s, LocalTestingDistributedActorSystem calls/s, the bare hand-off between two tasks calls/s)" \
     taskset -c 0 "$bin/behavior-bench" --typed-only --calls 300000 --rounds 1
 needs in-process-call && in_process in-process-call \
     "behavior-bench, scene.call from 16 connections to an in-process scene on the loop (the coordinator in the bench; its figures: calls/s, p50 µs, CPU µs per call)" \
