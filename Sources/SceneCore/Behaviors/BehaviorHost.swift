@@ -205,8 +205,10 @@ final class BehaviorHost<R: Route>: SceneBacking {
     }
 
     func call(_ call: SceneCall, on instance: InstanceID, timeout: Duration) async throws(SceneError) -> ScenePayload {
-        guard let workers = callees.workers(instance) else { throw .notConnected(instance) }
-        return try await Callees.call(call, on: workers, instance: instance, timeout: timeout)
+        guard let answer = try await callees.callIfRunning(call, to: .instance(instance), timeout: timeout) else {
+            throw .notConnected(instance)
+        }
+        return answer
     }
 
     /// Tells the running behaviour of `instance` that its presenter was dismissed, in order

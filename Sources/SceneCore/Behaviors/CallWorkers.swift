@@ -13,13 +13,6 @@ final class Callees: Sendable {
         table.withLock { $0[id] }
     }
 
-    /// The workers of the running behaviour `target` names, with its instance, when it
-    /// names an instance and one runs.
-    func workers(of target: SceneTarget) -> (InstanceID, CallWorkers)? {
-        guard case .instance(let id) = target, let workers = workers(id) else { return nil }
-        return (id, workers)
-    }
-
     /// Records `id`'s running behaviour, or (nil) that none runs; the idle workers of the
     /// one before end.
     func set(_ id: InstanceID, _ workers: CallWorkers?) {
@@ -38,15 +31,16 @@ final class Callees: Sendable {
         for workers in gone { workers.endIdle() }
     }
 
-    /// Has a worker of the behaviour answer `call`, so that one that never answers is
-    /// `call_timeout` after `timeout`, as a process is.
-    nonisolated(nonsending) static func call(
-        _ call: SceneCall, on workers: CallWorkers, instance: InstanceID, timeout: Duration
-    ) async throws(SceneError)
-        -> ScenePayload
+    /// Has a worker of the running behaviour `target` names answer `call`, admitted with
+    /// `timeout` (``SceneCall/admitted(to:interface:timeout:standard:)``), so that one that
+    /// never answers is `call_timeout` after it, as a process is; nil, having done nothing,
+    /// when `target` names no instance whose behaviour runs now.
+    nonisolated(nonsending) func callIfRunning(_ call: SceneCall, to target: SceneTarget, timeout: Duration)
+        async throws(SceneError) -> ScenePayload?
     {
-        try await withUnsafeContinuation { continuation in
-            workers.run(CallJob(work: .call(call), waiter: .task(continuation), instance: instance, timeout: timeout))
+        guard case .instance(let id) = target, let workers = workers(id) else { return nil }
+        return try await withUnsafeContinuation { continuation in
+            workers.run(CallJob(work: .call(call), waiter: .task(continuation), instance: id, timeout: timeout))
         }.get()
     }
 

@@ -87,9 +87,7 @@ struct RegistryActions<R: Route>: SceneActions {
     {
         let wait = try call.admitted(
             to: target.scene, interface: host.interfaces[target.scene], timeout: timeout, standard: host.timeouts.call)
-        if let (id, workers) = host.callees.workers(of: target) {
-            return try await Callees.call(call, on: workers, instance: id, timeout: wait)
-        }
+        if let answer = try await host.callees.callIfRunning(call, to: target, timeout: wait) { return answer }
         return try await registry().call(admitted: call, to: target, waiting: wait)
     }
 

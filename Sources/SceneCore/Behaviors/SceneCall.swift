@@ -21,8 +21,9 @@ public struct SceneCall: Sendable {
 
     /// Admits this call to `scene`, which declares `interface` (nil: none), before it goes
     /// anywhere: answers how long it may wait for its answer (`timeout`, or `standard` when
-    /// nil). Every call, from the wire or in process, to whatever backs its target, passes
-    /// here first.
+    /// nil). Every call made through a registry (``SceneRegistry/call(_:to:timeout:)``, and a
+    /// behaviour's context calling through its own) passes here first, whatever backs its
+    /// target.
     ///
     /// - Throws: `reserved_method`; -32601 for a method the interface does not declare,
     ///   -32602 for params that break its schema; -32602 for a timeout that is not

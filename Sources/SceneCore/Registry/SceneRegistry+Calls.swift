@@ -28,9 +28,7 @@ extension SceneRegistry {
         async throws(SceneError) -> ScenePayload
     {
         // A running in-process behaviour is reached without a stop at the registry.
-        if let (id, workers) = host?.callees.workers(of: target) {
-            return try await Callees.call(call, on: workers, instance: id, timeout: wait)
-        }
+        if let host, let answer = try await host.callees.callIfRunning(call, to: target, timeout: wait) { return answer }
         let (id, backing) = try await callee(target, for: "scene.call")
         return try await backing.call(call, on: id, timeout: wait)
     }
