@@ -138,6 +138,8 @@ extension RouteResult: WrittenMessage {
 }
 
 extension FlowSendResult: WrittenMessage {
+    public var writtenSizeEstimate: Int { 32 + WireCodec.pathSizeEstimate(path.count) }
+
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("outcome", to: &output)
@@ -149,6 +151,8 @@ extension FlowSendResult: WrittenMessage {
 }
 
 extension PathResult: WrittenMessage {
+    public var writtenSizeEstimate: Int { 16 + WireCodec.pathSizeEstimate(path.count) }
+
     public func write(to output: inout [UInt8]) {
         var object = ObjectWriter()
         object.key("path", to: &output)

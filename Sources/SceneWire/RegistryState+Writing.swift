@@ -49,6 +49,12 @@ private struct StateWriting {
         }
     }
 
+    /// About how long a `state` result is (an instance with an empty path writes about
+    /// 200 bytes, a declared scene about 80).
+    static func sizeEstimate(instances: Int, scenes: Int) -> Int {
+        160 + 256 * instances + 96 * scenes
+    }
+
     /// The declared scenes as the `scenes` array of a `state` result.
     static func written(_ scenes: [RegistryState<JSONValue>.Scene]) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "[")]
@@ -71,6 +77,8 @@ extension RegistryState: WireWritableInSlices, WireWritable where R == JSONValue
 
     public var sliceCount: Int { writing.sliceCount }
 
+    public var writtenSizeEstimate: Int { StateWriting.sizeEstimate(instances: instances.count, scenes: scenes.count) }
+
     /// Writes the `state` result, straight from the registry's state.
     public func write(to output: inout [UInt8]) {
         WireCodec.write(self, to: &output)
@@ -90,6 +98,8 @@ extension RegistryStateCapture: WireWritableInSlices, WireWritable where R == JS
     }
 
     public var sliceCount: Int { writing.sliceCount }
+
+    public var writtenSizeEstimate: Int { StateWriting.sizeEstimate(instances: count, scenes: scenes.count) }
 
     /// Writes the `state` result; each slice of instances is made as it is written.
     public func write(to output: inout [UInt8]) {

@@ -37,6 +37,10 @@ extension WireCodec {
         if let text { JSONValue.writeQuoted(text, to: &output) } else { JSONValue.append("null", to: &output) }
     }
 
+    /// About how many bytes a path of `steps` steps writes: a step with a short route,
+    /// `{"route":{"screen":"page"},"type":"push"}`, is 42.
+    static func pathSizeEstimate(_ steps: Int) -> Int { 2 + 48 * steps }
+
     /// Writes a path, `[{"route", "type"}, …]`.
     public static func write(_ path: [RouteStep<JSONValue>], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
@@ -121,6 +125,9 @@ public struct InstanceInfoResult: WireWritable {
         self.info = info
         self.outcome = outcome
     }
+
+    /// About 220 bytes with an empty path, and a step about 48.
+    public var writtenSizeEstimate: Int { 256 + WireCodec.pathSizeEstimate(info.path.count + info.queue.count) }
 
     public func write(to output: inout [UInt8]) {
         JSONValue.append(#"{"instance":"#, to: &output)

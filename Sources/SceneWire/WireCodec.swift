@@ -18,7 +18,7 @@ public enum WireCodec {
     /// A framed response (the frame's header included) whose `result` writes itself
     /// straight into the frame (a ``RawJSON`` exactly as it came).
     public static func framedResponse(id: JSONValue, result: some WireWritable) -> [UInt8] {
-        var bytes = framedResponseStart(id: id)
+        var bytes = framedResponseStart(id: id, reserving: result.writtenSizeEstimate)
         result.write(to: &bytes)
         finishFramedResponse(&bytes)
         return bytes
@@ -26,8 +26,11 @@ public enum WireCodec {
 
     /// The start of a framed response whose result is written after it, piece by piece;
     /// ``finishFramedResponse(_:)`` completes it.
-    public static func framedResponseStart(id: JSONValue) -> [UInt8] {
-        var bytes = frameStart(capacity: 128)
+    /// `reserving` is about how many bytes the result takes (its
+    /// ``WireWritable/writtenSizeEstimate``).
+    public static func framedResponseStart(id: JSONValue, reserving resultSize: Int = 64) -> [UInt8] {
+        // The envelope around a result: `{"jsonrpc":"2.0","id":…,"result":…}`.
+        var bytes = frameStart(capacity: 64 + resultSize)
         appendText(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
         id.write(to: &bytes)
         appendText(#","result":"#, to: &bytes)
@@ -83,9 +86,12 @@ public enum WireCodec {
         return bytes
     }
 
+    /// An array with room for the header and `capacity` bytes after it, allocated once,
+    /// holding the header's place.
     private static func frameStart(capacity: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: FrameHeader.size)
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(FrameHeader.size + capacity)
+        bytes.append(contentsOf: repeatElement(0, count: FrameHeader.size))
         return bytes
     }
 

@@ -10,11 +10,19 @@ public protocol WireWritable: Sendable {
     /// server asks every answer this, so it is a requirement (a witness-table look-up), not
     /// a dynamic cast.
     var inSlices: (any WireWritableInSlices)? { get }
+    /// About how many bytes ``write(to:)`` appends: what a frame reserves before the
+    /// message is written into it, so that a long answer is allocated once rather than
+    /// copied each time it outgrows its buffer. Too low costs a copy, too high some memory;
+    /// 64 by default.
+    var writtenSizeEstimate: Int { get }
 }
 
 extension WireWritable {
     /// Nil: a message is written whole unless it is ``WireWritableInSlices``.
     public var inSlices: (any WireWritableInSlices)? { nil }
+
+    /// 64 bytes: a short answer.
+    public var writtenSizeEstimate: Int { 64 }
 }
 
 extension JSONValue: WireWritable {}
