@@ -76,7 +76,7 @@ public final class Coordinator<R: Route>: Sendable {
             Served(registry: registry).observeEvents { event in history.value.append(event) }
             if let snapshot {
                 try await Self.onLoop(loop) {
-                    registry.assumeIsolated { registry in
+                    registry.assumingIsolation { registry in
                         Result { () throws(RegistryRestoreError) in try registry.restore(snapshot) }
                     }
                 }.get()

@@ -1,6 +1,7 @@
 import SceneCore
 import SceneFlow
 import SceneJSON
+import SceneSync
 import SceneWire
 
 // What the flow methods do on the registry: each acts on one open instance's path.
@@ -111,6 +112,14 @@ extension SceneRegistry {
     func onFlow<T: Sendable>(
         of id: InstanceID, for method: WireMethod, _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
     ) throws(CallFailure) -> T {
-        try CallFailure.registry { () throws(RegistryRejection) in try withInstance(id, for: method.rawValue, body) }
+        try CallFailure.registry { () throws(RegistryRejection) in
+            // `withInstance`'s way in, here: this module's callers are specialized for the
+            // wire's routes, and so the instance is entered with nothing allocated, where
+            // `withInstance`, an actor method of another module, runs unspecialized.
+            let instance = try openInstance(id, for: method.rawValue)
+            return try instance.assumingIsolation { instance in
+                Result { () throws(RegistryRejection) in try body(instance) }
+            }.get()
+        }
     }
 }

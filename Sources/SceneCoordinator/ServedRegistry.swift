@@ -2,6 +2,7 @@ import SceneCore
 import SceneFlow
 import SceneJSON
 import SceneSocket
+import SceneSync
 import SceneWire
 
 /// The registry a coordinator serves, as its server sees it: in the wire's JSON, whatever
@@ -80,13 +81,16 @@ struct Served<R: Route>: ServedRegistry {
 
     /// Runs `body` on the registry, which runs on the calling (loop) thread.
     private func on<T: Sendable>(_ body: (isolated SceneRegistry<R>) -> T) -> T {
-        registry.assumeIsolated(body)
+        registry.assumingIsolation(body)
     }
 
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void) {
         registry.observeEvents { body(WireRoutes<R>.json($0)) }
     }
 
+    // Pre-specialized for the wire's routes, so that the registry is entered (``on(_:)``)
+    // with nothing allocated: a coordinator's registry is most often one of JSON routes.
+    @_specialize(kind: partial, where R == JSONValue)
     func begin<Call: RegistryCall>(_ call: Call, from scene: InstanceID?, answering waiter: @autoclosure () -> AnswerWaiter) -> WireAnswer? {
         switch on({ registry in call.begin(from: scene, on: registry) }) {
         case .done(let result):

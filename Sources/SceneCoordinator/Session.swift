@@ -147,9 +147,16 @@ final class Session: FrameHandler {
             let range = envelope.params, let route = Self.routes[method], let type = route.registry
         else { return false }
         guard let id = Self.fastID(envelope) else { return false }
-        guard let call = type.plain(bytes: UnsafeRawBufferPointer(rebasing: payload[range])) else { return false }
+        return applyPlain(type, bytes: UnsafeRawBufferPointer(rebasing: payload[range]), id: id, holding: route.order != .inTurnWithoutHolding)
+    }
+
+    /// Reads `Call`'s params from `bytes` and applies the call; false when they are not
+    /// plain. Generic, with the method's type opened, so that the call is never boxed as an
+    /// existential on the way (a `flow.send`'s params do not fit in one's inline buffer).
+    private func applyPlain<Call: WireRegistryCall>(_: Call.Type, bytes: UnsafeRawBufferPointer, id: JSONValue, holding: Bool) -> Bool {
+        guard let call = Call.plain(bytes: bytes) else { return false }
         unanswered.append(id)
-        apply(call, id: id, holding: route.order != .inTurnWithoutHolding)
+        apply(call, id: id, holding: holding)
         return true
     }
 

@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneJSON
+import SceneSync
 
 extension SceneRegistry {
     /// Applies `intent` to instance `id`'s flow in this step; `nil` when it is not open.
@@ -7,7 +8,7 @@ extension SceneRegistry {
     func perform(
         _ intent: FlowIntent<R>, in id: InstanceID, request: String, by source: FlowCause.Source, naming: Bool = true
     ) -> FlowOutcome<R>? {
-        instances[id]?.assumeIsolated { $0.perform(intent, request: request, by: source, naming: naming) }
+        instances[id]?.assumingIsolation { $0.perform(intent, request: request, by: source, naming: naming) }
     }
 
     /// Publishes what the bookkeeping recorded, in order.
@@ -15,7 +16,7 @@ extension SceneRegistry {
         for event in book.takeEvents() {
             switch event {
             case .opened(let id):
-                instances[id]?.assumeIsolated { $0.phase = .active }
+                instances[id]?.assumingIsolation { $0.phase = .active }
                 guard let info = infoIfOpen(id) else { continue }
                 if let entry = reopenList.announceOpened(id) {
                     log.emit(.reopened(info, entry: entry))
@@ -27,7 +28,7 @@ extension SceneRegistry {
             case .dismissed(let id, let reason):
                 log.emit(.dismissed(id, reason: reason))
             case .phaseChanged(let id, let phase):
-                instances[id]?.assumeIsolated { $0.phase = phase }
+                instances[id]?.assumingIsolation { $0.phase = phase }
                 log.emit(.phaseChanged(id, phase: phase))
             case .pushed(let id, let from):
                 log.emit(.pushed(id, from: from))

@@ -1,5 +1,6 @@
 import SceneFlow
 package import SceneJSON
+import SceneSync
 
 extension SceneRegistry {
     /// Opens by policy, as far as it goes now; joins an instance that is still opening.
@@ -103,7 +104,7 @@ extension SceneRegistry {
     /// Gives an instance that is not announced yet its first path, without an event: its
     /// `scene.opened` event will carry the path.
     func preset(_ plan: FlowPlan<R>, for id: InstanceID) {
-        _ = instances[id]?.assumeIsolated { $0.flow.send(.reset(plan.steps)) }
+        _ = instances[id]?.assumingIsolation { $0.flow.send(.reset(plan.steps)) }
     }
 
     /// An opening instance is ready: active, focused, announced, and its waiters answered.

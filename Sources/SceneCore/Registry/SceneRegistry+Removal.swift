@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneJSON
+import SceneSync
 
 extension SceneRegistry {
     /// Dismisses `id` (and its pushed windows), closes their actors, answers anyone
@@ -30,9 +31,9 @@ extension SceneRegistry {
             if let instance = instances.removeValue(forKey: gone) {
                 if let value = values[gone] {
                     reopenList.keep(InstanceSnapshot(
-                        id: gone, value: value, phase: .closed, flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: nil))
+                        id: gone, value: value, phase: .closed, flow: instance.assumingIsolation { $0.flow.snapshot }, pushedFrom: nil))
                 }
-                instance.assumeIsolated { $0.close() }
+                instance.assumingIsolation { $0.close() }
             }
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
                 waiter.resolve(.failure(failure ?? .cancelled(gone)))

@@ -1,5 +1,6 @@
 public import SceneFlow
 import SceneJSON
+import SceneSync
 
 /// Something a route request consulted on its way: an instance's scope, or a scene's
 /// claims.
@@ -104,7 +105,7 @@ extension SceneRegistry {
         guard RegistryBook.asksScene(decides: declaration.decides, backed: backing(of: id) != nil) else {
             return try act(RegistryBook.scopeAction(for: route, in: declaration.scope), route, at: chain, via: consulted)
         }
-        let path = instance.assumeIsolated { $0.flow.path }
+        let path = instance.assumingIsolation { $0.flow.path }
         return .waiting(RegistryWait { registry in
             let decided = await registry.decision(for: route, path: path, by: id, within: declaration.decideTimeout)
             let action = RegistryBook.scopeAction(for: route, decided: decided, in: declaration.scope)
@@ -190,7 +191,7 @@ extension SceneRegistry {
     /// Refuses what presenting `route` in `id` would refuse, changing nothing.
     private func checkPresentation(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) {
         guard let instance = instances[id] else { throw .instanceNotOpen(id) }
-        let problem = instance.assumeIsolated { instance in
+        let problem = instance.assumingIsolation { instance in
             RegistryBook.presentationProblem(route, as: kind, in: instance.flow, of: id)
         }
         if let problem { throw problem }

@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneJSON
+import SceneSync
 
 extension SceneRegistry {
     /// The snapshot and the number of the last event it includes, taken in one step.
@@ -24,7 +25,7 @@ extension SceneRegistry {
                 guard let record = book.records[id], let instance = instances[id] else { return nil }
                 return InstanceSnapshot(
                     id: id, value: record.value, phase: record.phase,
-                    flow: instance.assumeIsolated { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
+                    flow: instance.assumingIsolation { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
             },
             focusOrder: book.focus.ordered, immersive: book.immersive, pendingLink: links.pending?.url,
             authenticated: links.isAuthenticated, counters: book.counters, closed: reopenList.entries.isEmpty ? nil : reopenList.entries)
@@ -47,7 +48,7 @@ extension SceneRegistry {
                 id: item.id, declaration: declarationsByID[item.id.scene]!, value: record.value,
                 executor: home, log: log)
             // Validated by the plan, so restoring the flow cannot fail.
-            instance.assumeIsolated { instance in
+            instance.assumingIsolation { instance in
                 try? instance.restoreFlow(item.flow)
                 instance.phase = record.phase
             }

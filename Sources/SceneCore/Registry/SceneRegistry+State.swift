@@ -1,5 +1,6 @@
 import SceneFlow
 import SceneJSON
+import SceneSync
 
 extension SceneRegistry {
     /// Everything the registry holds now.
@@ -22,7 +23,7 @@ extension SceneRegistry {
         var unordered: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])] = []
         unordered.reserveCapacity(instances.count)
         for (id, instance) in instances {
-            let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
+            let (path, queue) = instance.assumingIsolation { ($0.flow.path, $0.flow.queuedModals) }
             unordered.append((id, path, queue))
         }
         let declared = declaredState

@@ -213,7 +213,7 @@ public actor SceneRegistry<R: Route> {
     ) throws(RegistryRejection) -> T {
         let instance = try openInstance(id, for: request)
         // Every instance runs on this registry's executor, so it is isolated here too.
-        let result: Result<T, RegistryRejection> = instance.assumeIsolated { instance in
+        let result: Result<T, RegistryRejection> = instance.assumingIsolation { instance in
             do throws(RegistryRejection) {
                 return .success(try body(instance))
             } catch {
@@ -253,7 +253,7 @@ public actor SceneRegistry<R: Route> {
 
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
-        let (path, queue) = instance.assumeIsolated { ($0.flow.path, $0.flow.queuedModals) }
+        let (path, queue) = instance.assumingIsolation { ($0.flow.path, $0.flow.queuedModals) }
         var style: ImmersionStyle?
         if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
