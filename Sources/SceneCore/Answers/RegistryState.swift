@@ -83,15 +83,19 @@ public struct RegistryStateCapture<R: Route>: Sendable {
     /// The open instances at `range` of the id order.
     @_specialize(where R == JSONValue)
     public func instances(_ range: Range<Int>) -> [InstanceInfo<R>] {
-        entries[range].compactMap { id, path, queue in
-            guard let record = records[id] else { return nil }
+        // Reserved whole (every entry has its record): `compactMap` would grow it.
+        var infos: [InstanceInfo<R>] = []
+        infos.reserveCapacity(range.count)
+        for (id, path, queue) in entries[range] {
+            guard let record = records[id] else { continue }
             var style: ImmersionStyle?
             if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
-            return InstanceInfo(
+            infos.append(InstanceInfo(
                 id: id, scene: id.scene, kind: record.kind, value: record.value, phase: record.phase,
                 focused: focused == id, path: path, pushedFrom: record.pushedFrom, queue: queue,
-                geometry: geometries[id.scene] ?? SceneGeometry(), style: style)
+                geometry: geometries[id.scene] ?? SceneGeometry(), style: style))
         }
+        return infos
     }
 
     /// The whole state.
