@@ -12,8 +12,16 @@ struct Outbound {
         case handler((Result<RawJSON, WireError>) -> Void)
     }
 
+    /// When the scene's answer is overdue, and what its `call_timeout` then says.
+    struct Deadline {
+        let at: ContinuousClock.Instant
+        let method: String
+        let timeout: Duration
+    }
+
     let waiter: Waiter
-    let timer: LoopTimer?
+    /// Nil: it waits as long as the connection lasts.
+    let deadline: Deadline?
 
     func resolve(_ answer: Result<RawJSON, WireError>) {
         switch waiter {

@@ -171,23 +171,53 @@ extension Session {
 
     private func request(_ method: String, params: RawJSON?, timeout: Duration?, waiter: Outbound.Waiter) {
         guard !connection.isClosed else {
-            Outbound(waiter: waiter, timer: nil).resolve(.failure(notConnected))
+            Outbound(waiter: waiter, deadline: nil).resolve(.failure(notConnected))
             return
         }
         let number = nextOutbound
         nextOutbound += 1
-        var timer: LoopTimer?
+        var deadline: Outbound.Deadline?
         if let timeout {
-            let instance = self.instance?.description ?? name
-            timer = connection.loop.scheduleOnLoop(after: timeout) { [weak self] in
-                guard let call = self?.outbound.removeValue(forKey: number) else { return }
-                call.resolve(.failure(.domain(
-                    reason: .callTimeout, message: "\(instance) did not answer \(method) within \(timeout)",
-                    data: ["instance": .string(instance), "method": .string(method)])))
-            }
+            // Beyond a year is forever, as for the loop's timers.
+            let at = connection.loop.clock.now + min(max(timeout, .zero), .seconds(365 * 86_400))
+            deadline = Outbound.Deadline(at: at, method: method, timeout: timeout)
+            armOutboundTimer(for: at)
         }
-        outbound[number] = Outbound(waiter: waiter, timer: timer)
+        outbound[number] = Outbound(waiter: waiter, deadline: deadline)
         send(WireCodec.framedRequest(id: number, method: method, params: params))
+    }
+
+    /// Makes sure the outbound timer goes off by `deadline`. One timer serves every request
+    /// waiting on this connection, so that a relayed call schedules (and allocates) nothing
+    /// of its own: calls with the same timeout come due in the order they were sent, and
+    /// the timer is armed again only when a new deadline is earlier than the armed one, or
+    /// when it goes off.
+    private func armOutboundTimer(for deadline: ContinuousClock.Instant) {
+        if let armed = outboundTimer {
+            guard deadline < armed.at else { return }
+            connection.loop.cancel(armed.timer)
+        }
+        let timer = connection.loop.scheduleOnLoop(after: deadline - connection.loop.clock.now) { [weak self] in
+            self?.outboundTimerFired()
+        }
+        outboundTimer = (timer, deadline)
+    }
+
+    /// Answers `call_timeout` to every request whose deadline has passed, in the order they
+    /// were sent, and arms the timer for the earliest deadline left.
+    private func outboundTimerFired() {
+        outboundTimer = nil
+        let now = connection.loop.clock.now
+        let due = outbound.filter { $0.value.deadline.map { $0.at <= now } ?? false }.sorted { $0.key < $1.key }
+        for (number, _) in due { outbound[number] = nil }
+        let instance = self.instance?.description ?? name
+        for (_, call) in due {
+            guard let deadline = call.deadline else { continue }
+            call.resolve(.failure(.domain(
+                reason: .callTimeout, message: "\(instance) did not answer \(deadline.method) within \(deadline.timeout)",
+                data: ["instance": .string(instance), "method": .string(deadline.method)])))
+        }
+        if let next = outbound.values.compactMap(\.deadline?.at).min() { armOutboundTimer(for: next) }
     }
 
     /// Sends this scene a notification.
@@ -216,8 +246,11 @@ extension Session {
     func failOutbound() {
         let waiting = outbound
         outbound.removeAll()
+        if let armed = outboundTimer {
+            connection.loop.cancel(armed.timer)
+            outboundTimer = nil
+        }
         for (_, call) in waiting.sorted(by: { $0.key < $1.key }) {
-            if let timer = call.timer { connection.loop.cancel(timer) }
             call.resolve(.failure(notConnected))
         }
     }

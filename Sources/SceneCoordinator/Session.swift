@@ -55,6 +55,9 @@ final class Session: FrameHandler {
     /// Requests this side sent a scene process, by id, with what to do with the answer.
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
+    /// The one timer that times the requests in `outbound` out, armed for the earliest
+    /// deadline there was when it was armed (``Session/armOutboundTimer(for:)``).
+    var outboundTimer: (timer: LoopTimer, at: ContinuousClock.Instant)?
 
     /// A request answered in its turn among this connection's queued requests.
     enum InTurn {
@@ -198,7 +201,6 @@ final class Session: FrameHandler {
     /// answer to nothing (late, after a timeout) is dropped.
     private func resolveOutbound(_ number: Int, _ answer: Result<RawJSON, WireError>) {
         guard let call = outbound.removeValue(forKey: number) else { return }
-        if let timer = call.timer { connection.loop.cancel(timer) }
         call.resolve(answer)
     }
 

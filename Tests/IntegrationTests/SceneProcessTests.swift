@@ -255,6 +255,39 @@ struct SceneProcessTests {
         }
     }
 
+    @Test("each relayed call times out at its own deadline: a shorter one sent after a longer one first, the longer one only at its own")
+    func relayDeadlines() async throws {
+        let clock = LoopClock.manual()
+        try await withProcesses(configure: {
+            $0.callTimeout = .seconds(60)
+            $0.heartbeatInterval = .seconds(86_400)
+            $0.clock = clock
+        }) { harness in
+            let received = Locked(0)
+            let puppet = try await harness.puppet { message in
+                guard message.method == "stall" else { return .success([:]) }
+                received.withLock { $0 += 1 }
+                try? await Task.sleep(for: .seconds(60))
+                return .success([:])
+            }
+            defer { puppet.scene.close() }
+            let control = harness.control
+            let longDone = Locked(false)
+            let long = Task {
+                defer { longDone.withLock { $0 = true } }
+                return await refusal { _ = try await control.callScene(.instance(puppet.id), method: "stall", timeout: 20) }
+            }
+            #expect(await eventually { received.withLock { $0 } == 1 })
+            let short = Task { await refusal { _ = try await control.callScene(.instance(puppet.id), method: "stall", timeout: 5) } }
+            #expect(await eventually { received.withLock { $0 } == 2 })
+            await clock.advance(by: .seconds(5))
+            #expect(await short.value == .callTimeout)
+            #expect(!longDone.withLock { $0 })
+            await clock.advance(by: .seconds(15))
+            #expect(await long.value == .callTimeout)
+        }
+    }
+
     @Test("a caller that half-closes after a scene.call still gets the scene's answer")
     func relayAnswerAfterHalfClose() async throws {
         try await withProcesses { harness in
