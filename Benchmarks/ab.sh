@@ -36,16 +36,8 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-for build in "$a" "$b"; do
-    for program in scenectl swift-scene; do
-        [[ -x "$build/$program" ]] || { echo "ab.sh: $build/$program is missing" >&2; exit 2; }
-    done
-done
 source Benchmarks/load.sh
-[[ ${#cases[@]} -gt 0 ]] || cases=("${load_cases[@]}")
-for name in "${cases[@]}"; do
-    [[ " ${load_cases[*]} " == *" $name "* ]] || { echo "ab.sh: no case \"$name\" (cases: ${load_cases[*]})" >&2; exit 2; }
-done
+load_check ab.sh "$a" "$b"
 load_init ab.sh
 ticks="$(getconf CLK_TCK)"
 results="$work/results.tsv"

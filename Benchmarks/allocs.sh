@@ -35,16 +35,8 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 command -v perf > /dev/null || { echo "allocs.sh: needs perf (linux-perf)" >&2; exit 2; }
-for build in "${builds[@]}"; do
-    for program in scenectl swift-scene; do
-        [[ -x "$build/$program" ]] || { echo "allocs.sh: $build/$program is missing" >&2; exit 2; }
-    done
-done
 source Benchmarks/load.sh
-[[ ${#cases[@]} -gt 0 ]] || cases=("${load_cases[@]}")
-for name in "${cases[@]}"; do
-    [[ " ${load_cases[*]} " == *" $name "* ]] || { echo "allocs.sh: no case \"$name\" (cases: ${load_cases[*]})" >&2; exit 2; }
-done
+load_check allocs.sh "${builds[@]}"
 load_init allocs.sh
 
 # The probes on the libc the coordinator runs with.

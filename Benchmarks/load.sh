@@ -38,6 +38,22 @@ print(textwrap.dedent(re.search(r'demoText = #"""\n(.*?)\n\s*"""#', text, re.S).
 PY
 }
 
+# Checks that each build ($2…: folders of release binaries) has the programs the cases run,
+# and that every name in $cases is a case; no name means every case. $1 names the tool.
+load_check() {
+    local tool="$1" build program name
+    shift
+    for build in "$@"; do
+        for program in scenectl swift-scene; do
+            [[ -x "$build/$program" ]] || { echo "$tool: $build/$program is missing" >&2; exit 2; }
+        done
+    done
+    [[ ${#cases[@]} -gt 0 ]] || cases=("${load_cases[@]}")
+    for name in "${cases[@]}"; do
+        [[ " ${load_cases[*]} " == *" $name "* ]] || { echo "$tool: no case \"$name\" (cases: ${load_cases[*]})" >&2; exit 2; }
+    done
+}
+
 load_cleanup() {
     for server in "${servers[@]}"; do kill "$server" 2>/dev/null || true; done
     wait 2>/dev/null || true

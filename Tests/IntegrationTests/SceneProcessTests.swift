@@ -220,12 +220,7 @@ struct SceneProcessTests {
     @Test("a relay is refused reserved_method, not_connected, not_open or call_timeout as the case is")
     func relayRefusals() async throws {
         let clock = LoopClock.manual()
-        try await withProcesses(configure: {
-            $0.callTimeout = .seconds(10)
-            // The clock moves in jumps the puppet cannot answer pings between.
-            $0.heartbeatInterval = .seconds(86_400)
-            $0.clock = clock
-        }) { harness in
+        try await withProcesses(on: clock, callTimeout: .seconds(10)) { harness in
             _ = try await harness.control.open("virtual")
             let puppet = try await harness.puppet { message in
                 if message.method == "stall" { try? await Task.sleep(for: .seconds(30)) }
@@ -258,11 +253,7 @@ struct SceneProcessTests {
     @Test("each relayed call times out at its own deadline: a shorter one sent after a longer one first, the longer one only at its own")
     func relayDeadlines() async throws {
         let clock = LoopClock.manual()
-        try await withProcesses(configure: {
-            $0.callTimeout = .seconds(60)
-            $0.heartbeatInterval = .seconds(86_400)
-            $0.clock = clock
-        }) { harness in
+        try await withProcesses(on: clock, callTimeout: .seconds(60)) { harness in
             let received = Locked(0)
             let puppet = try await harness.puppet { message in
                 guard message.method == "stall" else { return .success([:]) }
@@ -418,4 +409,15 @@ final class EventLogOfMessages: Sendable {
     func append(_ message: IncomingMessage) { messages.withLock { $0.append(message) } }
     var all: [IncomingMessage] { messages.withLock { $0 } }
     var methods: [String] { all.map(\.method) }
+}
+
+/// Scene processes whose coordinator runs on the manual `clock`, relayed calls timing out
+/// after `callTimeout`. The clock moves in jumps a process cannot answer pings between, so
+/// the heartbeat is a day apart.
+private func withProcesses(on clock: LoopClock, callTimeout: Duration, _ body: (ProcessHarness) async throws -> Void) async throws {
+    try await withProcesses(configure: {
+        $0.callTimeout = callTimeout
+        $0.heartbeatInterval = .seconds(86_400)
+        $0.clock = clock
+    }, body)
 }
