@@ -13,7 +13,15 @@ extension SceneRegistry {
 
     /// Publishes what the bookkeeping recorded, in order.
     func flush() {
-        for event in book.takeEvents() {
+        // The spare array, held alone here (a flush within this one finds none spare).
+        var taken: [BookEvent] = []
+        swap(&taken, &spareEvents)
+        book.takeEvents(into: &taken)
+        defer {
+            taken.removeAll(keepingCapacity: true)
+            spareEvents = taken
+        }
+        for event in taken {
             switch event {
             case .opened(let id):
                 instances[id]?.assumingIsolation { $0.phase = .active }

@@ -46,6 +46,10 @@ public actor SceneRegistry<R: Route> {
     /// What `state` tells of the declarations, made once.
     nonisolated let declaredState: DeclaredState<R>
     var book: RegistryBook
+    /// An emptied array of the book's events, its capacity kept: handed to the book for
+    /// the next events when `flush()` takes those it recorded, so that recording them
+    /// allocates nothing.
+    var spareEvents: [BookEvent] = []
     var instances: [InstanceID: SceneInstance<R>] = [:]
     var links: LinkRouter<SceneLinkTarget<R>>
     let log = RegistryEventLog<R>()

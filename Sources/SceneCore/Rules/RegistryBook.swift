@@ -85,11 +85,18 @@ package struct RegistryBook: Sendable {
     /// The focused window or volume.
     package var focused: InstanceID? { focus.last }
 
+    /// Hands the recorded events over in `spare`, an empty array whose room the book keeps
+    /// for the next ones (swapped whole: emptying the book's in place would copy a shared
+    /// buffer).
+    package mutating func takeEvents(into spare: inout [BookEvent]) {
+        precondition(spare.isEmpty, "the book's events are taken into an empty array")
+        swap(&spare, &events)
+    }
+
     /// Returns the recorded events and forgets them.
     package mutating func takeEvents() -> [BookEvent] {
-        // Handed over whole (emptying it in place would copy the shared buffer).
         var taken: [BookEvent] = []
-        swap(&taken, &events)
+        takeEvents(into: &taken)
         return taken
     }
 
