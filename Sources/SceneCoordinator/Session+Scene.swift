@@ -217,7 +217,7 @@ extension Session {
                 reason: .callTimeout, message: "\(instance) did not answer \(deadline.method) within \(deadline.timeout)",
                 data: ["instance": .string(instance), "method": .string(deadline.method)])))
         }
-        if let next = outbound.values.compactMap(\.deadline?.at).min() { armOutboundTimer(for: next) }
+        if let next = outbound.values.compactMap({ $0.deadline?.at }).min() { armOutboundTimer(for: next) }
     }
 
     /// Sends this scene a notification.
