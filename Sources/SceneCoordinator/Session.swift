@@ -56,7 +56,7 @@ final class Session: FrameHandler {
     var outbound: [Int: Outbound] = [:]
     var nextOutbound = 1
     /// The one timer that times the requests in `outbound` out, armed for the earliest
-    /// deadline there was when it was armed (``Session/armOutboundTimer(for:)``).
+    /// deadline there was when it was armed (`armOutboundTimer(for:)`).
     var outboundTimer: (timer: LoopTimer, at: ContinuousClock.Instant)?
 
     /// A request answered in its turn among this connection's queued requests.

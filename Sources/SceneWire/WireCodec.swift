@@ -37,7 +37,7 @@ public enum WireCodec {
         return bytes
     }
 
-    /// Closes a response begun with ``framedResponseStart(id:)`` once its result is written.
+    /// Closes a response begun with ``framedResponseStart(id:reserving:)`` once its result is written.
     public static func finishFramedResponse(_ bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "}"))
         frameEnd(&bytes)
