@@ -68,9 +68,12 @@ func measure(middlewares: Int, subscribers: Int, duration: Double) async -> Resu
     while clock.now < deadline {
         if store.recordsEvents {
             // As an owner does: publish what each intent recorded before the next one.
+            var events: [FlowEvent<Screen>] = []
             for intent in intents {
                 store.send(intent)
-                broadcaster.publish(contentsOf: store.takeEvents())
+                store.takeEvents(into: &events)
+                broadcaster.publish(contentsOf: events)
+                events.removeAll(keepingCapacity: true)
             }
         } else {
             for intent in intents {

@@ -13,6 +13,9 @@ public actor FlowHost<R: Route> {
     public private(set) var store: FlowStore<R>
     private let broadcaster = EventBroadcaster<FlowEvent<R>>()
     private var handlers: [(id: UInt64, handler: EventHandler)] = []
+    /// The array the store's events are taken into and published from, kept between
+    /// intents so that neither the store nor the host allocates one per intent.
+    private var spareEvents: [FlowEvent<R>] = []
     private var nextHandlerID: UInt64 = 0
 
     /// A host that owns `store`.
@@ -127,8 +130,14 @@ public actor FlowHost<R: Route> {
         var followUps: [FlowIntent<R>] = []
         var next = 0
         while true {
-            let events = store.takeEvents()
+            var events = spareEvents
+            spareEvents = []
+            store.takeEvents(into: &events)
             broadcaster.publish(contentsOf: events)
+            defer {
+                events.removeAll(keepingCapacity: true)
+                spareEvents = events
+            }
             if !handlers.isEmpty {
                 for event in events {
                     var context = FlowContext(path: store.path, queuedModals: store.queuedModals)

@@ -73,6 +73,18 @@ public struct FlowStore<R: Route>: Sendable {
         return taken
     }
 
+    /// Hands the recorded events over in `spare` and forgets them; the store records the
+    /// next ones in `spare`'s old room.
+    ///
+    /// An owner that publishes after every intent passes the same array each time, emptied
+    /// with `removeAll(keepingCapacity: true)` once published: neither side allocates.
+    /// `spare` must be empty.
+    @inlinable
+    public mutating func takeEvents(into spare: inout [FlowEvent<R>]) {
+        precondition(spare.isEmpty, "a store's events are taken into an empty array")
+        swap(&spare, &_pendingEvents)
+    }
+
     /// Applies `intent` (through the middleware chain) and answers what it did.
     ///
     /// - Follow-up intents that middleware queued are applied afterwards, in order; their
@@ -146,13 +158,13 @@ public struct FlowStore<R: Route>: Sendable {
     /// Applies the rules to an intent that already passed the middleware chain.
     @inlinable
     mutating func applyRules(_ intent: FlowIntent<R>) -> FlowOutcome<R> {
-        let old = _path
         let oldQueueCount = _queuedModals.count
         let outcome = transition(intent)
         if recordsEvents {
             switch outcome {
-            case .changed:
-                record(.pathChanged(old: old, new: _path))
+            case .changed(let old, let new):
+                // The outcome's own arrays: the event shares them, nothing is copied.
+                record(.pathChanged(old: old, new: new))
             case .rejected(let reason):
                 record(.intentRejected(intent, reason))
             case .queued, .unchanged:

@@ -249,6 +249,29 @@ struct FlowStoreRulesTests {
         #expect(flow.modal == .sheet("s"))
     }
 
+    @Test("takeEvents(into:) hands each intent's events over once, in order, through one reused array")
+    func takeEventsIntoSpare() {
+        var flow = FlowStore<String>()
+        flow.recordsEvents = true
+        var spare: [FlowEvent<String>] = []
+        var seen: [FlowEvent<String>] = []
+        for intent: FlowIntent<String> in [.push("a"), .sheet("s"), .sheet("t"), .push("b"), .dismiss] {
+            flow.send(intent)
+            flow.takeEvents(into: &spare)
+            seen += spare
+            spare.removeAll(keepingCapacity: true)
+        }
+        #expect(seen == [
+            .pathChanged(old: [], new: [.push("a")]),
+            .pathChanged(old: [.push("a")], new: [.push("a"), .sheet("s")]),
+            .modalQueueChanged([.sheet("t")]),
+            .intentRejected(.push("b"), .pushBlockedByModalTail),
+            .pathChanged(old: [.push("a"), .sheet("s")], new: [.push("a"), .sheet("t")]),
+            .modalQueueChanged([]),
+        ])
+        #expect(flow.pendingEvents.isEmpty)
+    }
+
     @Test("NaN equals NaN, so a NaN route can be found again")
     func nanIsReflexive() {
         let nan = JSONValue.double(.nan)
