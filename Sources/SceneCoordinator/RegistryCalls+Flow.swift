@@ -117,9 +117,9 @@ extension SceneRegistry {
             // wire's routes, and so the instance is entered with nothing allocated, where
             // `withInstance`, an actor method of another module, runs unspecialized.
             let instance = try openInstance(id, for: method.rawValue)
-            return try instance.assumingIsolation { instance in
-                Result { () throws(RegistryRejection) in try body(instance) }
-            }.get()
+            return try instance.assumingIsolation(established: hosts(instance)) { (instance) throws(RegistryRejection) in
+                try body(instance)
+            }
         }
     }
 }

@@ -81,7 +81,7 @@ struct Served<R: Route>: ServedRegistry {
 
     /// Runs `body` on the registry, which runs on the calling (loop) thread.
     private func on<T: Sendable>(_ body: (isolated SceneRegistry<R>) -> T) -> T {
-        registry.assumingIsolation(body)
+        registry.assumingIsolation(established: registry.isOnExecutorThread, body)
     }
 
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void) {

@@ -1,7 +1,7 @@
 import CSceneSystem
 import Foundation
 import Glibc
-import SceneSync
+public import SceneSync
 import Synchronization
 
 /// Something the loop calls when its file descriptor is ready. Loop thread only.
@@ -149,6 +149,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     public func checkIsolated() {
         precondition(inEventLoop, "expected to run on the event loop's thread")
     }
+
 
     private func submit(_ work: Work) -> Bool {
         let onLoop = inEventLoop
@@ -374,4 +375,9 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
             confined.flushing.removeAll(keepingCapacity: true)
         }
     }
+}
+
+extension EventLoop: ThreadBoundExecutor {
+    /// ``inEventLoop``: what ``checkIsolated()`` checks, asked without the runtime.
+    @usableFromInline package var isCurrentThread: Bool { inEventLoop }
 }

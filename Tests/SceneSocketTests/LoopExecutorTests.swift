@@ -65,6 +65,30 @@ struct LoopExecutorTests {
         }
     }
 
+    @Test("the loop's thread, and only it, establishes isolation to the loop's actor without the runtime")
+    func threadIdentityEstablishesIsolation() async throws {
+        try await withLoop("executor-test") { loop in
+            let actor = OnLoop(loop: loop)
+            #expect(!loop.isCurrentThread)
+            let seen = Locked<(onLoop: Bool, log: [String])?>(nil)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                // Submitted work is not a job: nothing but the thread says where it runs.
+                loop.execute {
+                    let onLoop = loop.isCurrentThread
+                    let log = actor.assumingIsolation(established: onLoop) { actor in
+                        actor.record("entered")
+                        return actor.log
+                    }
+                    seen.withLock { $0 = (onLoop, log) }
+                    done.resume()
+                }
+            }
+            #expect(seen.withLock { $0?.onLoop } == true)
+            #expect(seen.withLock { $0?.log } == ["entered"])
+            #expect(await actor.log == ["entered"])
+        }
+    }
+
     @Test("a job enqueued after the loop has stopped still runs, alone, rather than leaving its task suspended")
     func jobsAfterStop() async throws {
         let loop = try EventLoop(name: "executor-test")

@@ -22,7 +22,7 @@ public actor SceneInstance<R: Route> {
     /// Its navigation flow.
     @usableFromInline var flow = FlowStore<R>()
 
-    private nonisolated let executor: RegistryExecutor
+    @usableFromInline nonisolated let executor: RegistryExecutor
     private nonisolated let log: RegistryEventLog<R>
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unowned }

@@ -1,3 +1,5 @@
+public import SceneSync
+
 /// The one serial executor a registry and all of its scene instances run on.
 ///
 /// Sharing it makes every instance an actor of its own — callers `await` it like any
@@ -11,6 +13,7 @@
 ///   run on the cooperative pool, and a task that calls one switches to it on its own
 ///   thread when it is free: an in-process call costs no thread wake-up, where a custom
 ///   executor (a dispatch queue) would cost two.
+@usableFromInline
 final class RegistryExecutor: Sendable {
     /// An empty actor whose default executor the registry borrows.
     private actor Home {}
@@ -21,9 +24,17 @@ final class RegistryExecutor: Sendable {
     private let home: Home?
     /// The executor itself, read on every enqueue.
     let unowned: UnownedSerialExecutor
+    /// The given executor, when it runs on one thread and can say cheaply whether that is
+    /// the calling one (an event loop).
+    @usableFromInline let thread: (any ThreadBoundExecutor)?
+
+    /// Whether the calling thread is known, cheaply, to run as this executor: false says
+    /// only that it is not known so (ask the runtime).
+    @inlinable var isCurrentThread: Bool { thread?.isCurrentThread ?? false }
 
     init(_ given: (any SerialExecutor)?) {
         self.given = given
+        thread = given as? any ThreadBoundExecutor
         if let given {
             home = nil
             unowned = given.asUnownedSerialExecutor()

@@ -79,7 +79,7 @@ public actor SceneRegistry<R: Route> {
     /// was made with another number).
     public nonisolated let reopenLimit: Int
 
-    nonisolated let home: RegistryExecutor
+    @usableFromInline nonisolated let home: RegistryExecutor
 
     /// The distributed actors of this registry's scenes, and typed calls to any scene:
     /// see ``SceneActorSystem``.
@@ -91,6 +91,25 @@ public actor SceneRegistry<R: Route> {
     /// The executor this registry was made with, if one was given: a coordinator serves a
     /// registry whose executor is its event loop.
     public nonisolated var executor: (any SerialExecutor)? { home.given }
+
+    /// Whether the calling thread is known, cheaply, to run as this registry's executor: on
+    /// an executor bound to one thread (an event loop, as a coordinator gives) by the
+    /// thread's identity; on any other, never (ask the runtime). For
+    /// `assumingIsolation(established:_:)`, which then skips the runtime's check:
+    ///
+    ///     registry.assumingIsolation(established: registry.isOnExecutorThread) { registry in … }
+    @inlinable
+    package nonisolated var isOnExecutorThread: Bool { home.isCurrentThread }
+
+    /// Whether `instance` runs on this registry's executor, as every instance the registry
+    /// made does: then what is isolated to the registry is isolated to the instance too.
+    /// Isolated, so that asking it proves the first half; for
+    /// `assumingIsolation(established:_:)`:
+    ///
+    ///     instance.assumingIsolation(established: hosts(instance)) { instance in … }
+    package func hosts(_ instance: SceneInstance<R>) -> Bool {
+        instance.executor === home
+    }
 
     /// A registry of `declarations`.
     ///
@@ -216,15 +235,9 @@ public actor SceneRegistry<R: Route> {
         _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
     ) throws(RegistryRejection) -> T {
         let instance = try openInstance(id, for: request)
-        // Every instance runs on this registry's executor, so it is isolated here too.
-        let result: Result<T, RegistryRejection> = instance.assumingIsolation { instance in
-            do throws(RegistryRejection) {
-                return .success(try body(instance))
-            } catch {
-                return .failure(error)
-            }
+        return try instance.assumingIsolation(established: hosts(instance)) { (instance) throws(RegistryRejection) in
+            try body(instance)
         }
-        return try result.get()
     }
 
     /// The instance actor behind `id` for `request`; an instance that is not open is
@@ -257,7 +270,7 @@ public actor SceneRegistry<R: Route> {
 
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
-        let (path, queue) = instance.assumingIsolation { ($0.flow.path, $0.flow.queuedModals) }
+        let (path, queue) = instance.assumingIsolation(established: hosts(instance)) { ($0.flow.path, $0.flow.queuedModals) }
         var style: ImmersionStyle?
         if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
