@@ -85,7 +85,13 @@ struct Served<R: Route>: ServedRegistry {
     }
 
     func observeEvents(_ body: @escaping @Sendable (SequencedEvent<JSONValue>) -> Void) {
-        registry.observeEvents { body(WireRoutes<R>.json($0)) }
+        // A registry of the wire's routes is observed directly: no conversion to call, and
+        // no generic metadata to look up, for every event.
+        if let registry = registry as? SceneRegistry<JSONValue> {
+            registry.observeEvents(body)
+        } else {
+            registry.observeEvents { body(WireRoutes<R>.json($0)) }
+        }
     }
 
     // Pre-specialized for the wire's routes, so that the registry is entered (``on(_:)``)

@@ -66,14 +66,18 @@ public enum EventKind: String, Hashable, Sendable, CaseIterable, Codable {
 public enum RegistryEvent<R: Route>: Hashable, Sendable {
     /// An instance became active and was announced, already showing the path it opened
     /// with, a link's plan included (`scene.opened`).
-    case opened(InstanceInfo<R>)
+    ///
+    /// The cases that carry a whole instance are `indirect`: an instance is three times
+    /// the size of any other case's payload, and every event is copied as it is emitted,
+    /// kept in a coordinator's history and handed to its subscribers.
+    indirect case opened(InstanceInfo<R>)
     /// A dismissed instance came back (`scene.reopen`) under a new id, with its value and
     /// its path (`scene.opened` with `reopened: true`).
     /// `entry` is the dismissed instance whose kept entry it took (`reopenedFrom`).
-    case reopened(InstanceInfo<R>, entry: InstanceID)
+    indirect case reopened(InstanceInfo<R>, entry: InstanceID)
     /// What an instance object shows changed other than its path or phase: an immersive
     /// space's style (`scene.changed`).
-    case changed(InstanceInfo<R>)
+    indirect case changed(InstanceInfo<R>)
     /// Focus moved to this window or volume (`scene.focused`).
     case focused(InstanceID)
     /// `scene.reopen` found the instance its entry would open already open (a `single`
