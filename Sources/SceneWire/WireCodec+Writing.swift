@@ -46,17 +46,22 @@ extension WireCodec {
         output.append(UInt8(ascii: "["))
         for (index, step) in path.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.append(#"{"route":"#, to: &output)
-            step.route.write(to: &output)
-            JSONValue.append(#","type":""#, to: &output)
-            switch step.kind {
-            case .push: JSONValue.append("push", to: &output)
-            case .sheet: JSONValue.append("sheet", to: &output)
-            case .cover: JSONValue.append("cover", to: &output)
-            }
-            JSONValue.append(#""}"#, to: &output)
+            write(step, to: &output)
         }
         output.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes one step of a path, `{"route", "type"}`.
+    public static func write(_ step: RouteStep<JSONValue>, to output: inout [UInt8]) {
+        JSONValue.append(#"{"route":"#, to: &output)
+        step.route.write(to: &output)
+        JSONValue.append(#","type":""#, to: &output)
+        switch step.kind {
+        case .push: JSONValue.append("push", to: &output)
+        case .sheet: JSONValue.append("sheet", to: &output)
+        case .cover: JSONValue.append("cover", to: &output)
+        }
+        JSONValue.append(#""}"#, to: &output)
     }
 
     /// Writes `info` as the instance object.

@@ -21,6 +21,9 @@ public actor SceneInstance<R: Route> {
     public internal(set) var phase: ScenePhase = .opening
     /// Its navigation flow.
     @usableFromInline var flow = FlowStore<R>()
+    /// What the server of this instance keeps beside it from one request to the next (a
+    /// coordinator: the text of the path it last answered with), released with it.
+    package var servedMemo: AnyObject?
 
     @usableFromInline nonisolated let executor: RegistryExecutor
     private nonisolated let log: RegistryEventLog<R>
