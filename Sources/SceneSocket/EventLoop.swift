@@ -150,7 +150,6 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         precondition(inEventLoop, "expected to run on the event loop's thread")
     }
 
-
     private func submit(_ work: Work) -> Bool {
         let onLoop = inEventLoop
         return submitted.withLock { state in

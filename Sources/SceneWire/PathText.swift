@@ -6,7 +6,7 @@ package import SceneJSON
 /// none, however deep the path is.
 ///
 /// - ``update(to:)`` keeps the steps the new path shares with the last one from its start,
-///   and writes the rest; the text is then exactly ``WireCodec/write(_:to:)-([RouteStep<JSONValue>],_)``'s
+///   and writes the rest; the text is then exactly what `WireCodec.write(_:to:)` writes
 ///   for the new path, less its closing bracket.
 /// - A step is shared when it is the very same value: the same bytes, its route's storage
 ///   shared (a path that grew from the last one holds its steps, not copies of them).
