@@ -20,16 +20,9 @@ extension FlowSendParams: WireRegistryCall {
             let id = try CallFailure.instance(instance)
             let intent = try WireRoutes<R>.typed(FlowIntent<R>.self, from: self.intent, member: "intent")
             let source = FlowCause.Source(asking: scene)
-            guard WireRoutes<R>.isJSON else {
-                let (outcome, path) = try registry.onFlow(of: id, for: .flowSend) { instance throws(RegistryRejection) in
-                    (try instance.send(intent, by: source), instance.path)
-                }
-                if case .rejected(let reason) = outcome { throw .rejected(.flow(reason)) }
-                return FlowSendResult(outcome: outcome.name, path: WireRoutes<R>.json(path))
-            }
-            // The wire's routes: the answer's path is the instance's text of it, brought up to
-            // date, so that its cost does not grow with the path's depth (a push writes one
-            // step, a pop none).
+            // The answer's path is the instance's text of it, brought up to date, so that its
+            // cost does not grow with the path's depth (a push writes one step, a pop none;
+            // routes of another type are converted anew each time, and so written whole).
             let (outcome, text) = try registry.onFlow(of: id, for: .flowSend) { instance throws(RegistryRejection) in
                 let outcome = try instance.send(intent, by: source)
                 if outcome.isRejected { return (outcome, [UInt8]()) }

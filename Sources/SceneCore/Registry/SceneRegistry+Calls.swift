@@ -105,7 +105,7 @@ extension SceneRegistry {
     /// carries that path.
     func send(_ intent: FlowIntent<R>, fromBehaviorOf id: InstanceID) throws(RegistryRejection) -> (FlowOutcome<R>, [RouteStep<R>]) {
         if book.presetsPath(of: id), let instance = instances[id] {
-            return instance.assumingIsolation(established: hosts(instance)) { ($0.flow.send(intent), $0.flow.path) }
+            return entering(instance) { ($0.flow.send(intent), $0.flow.path) }
         }
         return try withInstance(id, for: "flow.send") { (instance) throws(RegistryRejection) in
             (try instance.send(intent, by: .scene), instance.path)

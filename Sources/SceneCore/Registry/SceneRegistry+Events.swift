@@ -9,7 +9,7 @@ extension SceneRegistry {
         _ intent: FlowIntent<R>, in id: InstanceID, request: String, by source: FlowCause.Source, naming: Bool = true
     ) -> FlowOutcome<R>? {
         guard let instance = instances[id] else { return nil }
-        return instance.assumingIsolation(established: hosts(instance)) { $0.perform(intent, request: request, by: source, naming: naming) }
+        return entering(instance) { $0.perform(intent, request: request, by: source, naming: naming) }
     }
 
     /// Publishes what the bookkeeping recorded, in order.
@@ -25,7 +25,7 @@ extension SceneRegistry {
         for event in taken {
             switch event {
             case .opened(let id):
-                if let instance = instances[id] { instance.assumingIsolation(established: hosts(instance)) { $0.phase = .active } }
+                if let instance = instances[id] { entering(instance) { $0.phase = .active } }
                 guard let info = infoIfOpen(id) else { continue }
                 if let entry = reopenList.announceOpened(id) {
                     log.emit(.reopened(info, entry: entry))
@@ -37,7 +37,7 @@ extension SceneRegistry {
             case .dismissed(let id, let reason):
                 log.emit(.dismissed(id, reason: reason))
             case .phaseChanged(let id, let phase):
-                if let instance = instances[id] { instance.assumingIsolation(established: hosts(instance)) { $0.phase = phase } }
+                if let instance = instances[id] { entering(instance) { $0.phase = phase } }
                 log.emit(.phaseChanged(id, phase: phase))
             case .pushed(let id, let from):
                 log.emit(.pushed(id, from: from))

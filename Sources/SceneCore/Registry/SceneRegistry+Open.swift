@@ -104,7 +104,7 @@ extension SceneRegistry {
     /// Gives an instance that is not announced yet its first path, without an event: its
     /// `scene.opened` event will carry the path.
     func preset(_ plan: FlowPlan<R>, for id: InstanceID) {
-        if let instance = instances[id] { instance.assumingIsolation(established: hosts(instance)) { _ = $0.flow.send(.reset(plan.steps)) } }
+        if let instance = instances[id] { entering(instance) { _ = $0.flow.send(.reset(plan.steps)) } }
     }
 
     /// An opening instance is ready: active, focused, announced, and its waiters answered.

@@ -31,9 +31,9 @@ extension SceneRegistry {
             if let instance = instances.removeValue(forKey: gone) {
                 if let value = values[gone] {
                     reopenList.keep(InstanceSnapshot(
-                        id: gone, value: value, phase: .closed, flow: instance.assumingIsolation(established: hosts(instance)) { $0.flow.snapshot }, pushedFrom: nil))
+                        id: gone, value: value, phase: .closed, flow: entering(instance) { $0.flow.snapshot }, pushedFrom: nil))
                 }
-                instance.assumingIsolation(established: hosts(instance)) { $0.close() }
+                entering(instance) { $0.close() }
             }
             for waiter in openingWaiters.removeValue(forKey: gone) ?? [] {
                 waiter.resolve(.failure(failure ?? .cancelled(gone)))

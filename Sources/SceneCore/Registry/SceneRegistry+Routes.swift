@@ -105,7 +105,7 @@ extension SceneRegistry {
         guard RegistryBook.asksScene(decides: declaration.decides, backed: backing(of: id) != nil) else {
             return try act(RegistryBook.scopeAction(for: route, in: declaration.scope), route, at: chain, via: consulted)
         }
-        let path = instance.assumingIsolation(established: hosts(instance)) { $0.flow.path }
+        let path = entering(instance) { $0.flow.path }
         return .waiting(RegistryWait { registry in
             let decided = await registry.decision(for: route, path: path, by: id, within: declaration.decideTimeout)
             let action = RegistryBook.scopeAction(for: route, decided: decided, in: declaration.scope)
@@ -191,7 +191,7 @@ extension SceneRegistry {
     /// Refuses what presenting `route` in `id` would refuse, changing nothing.
     private func checkPresentation(_ route: R, as kind: RouteStepKind, in id: InstanceID) throws(RegistryRejection) {
         guard let instance = instances[id] else { throw .instanceNotOpen(id) }
-        let problem = instance.assumingIsolation(established: hosts(instance)) { instance in
+        let problem = entering(instance) { instance in
             RegistryBook.presentationProblem(route, as: kind, in: instance.flow, of: id)
         }
         if let problem { throw problem }

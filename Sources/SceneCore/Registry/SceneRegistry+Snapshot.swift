@@ -25,7 +25,7 @@ extension SceneRegistry {
                 guard let record = book.records[id], let instance = instances[id] else { return nil }
                 return InstanceSnapshot(
                     id: id, value: record.value, phase: record.phase,
-                    flow: instance.assumingIsolation(established: hosts(instance)) { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
+                    flow: entering(instance) { $0.flow.snapshot }, pushedFrom: record.pushedFrom, style: styles[id])
             },
             focusOrder: book.focus.ordered, immersive: book.immersive, pendingLink: links.pending?.url,
             authenticated: links.isAuthenticated, counters: book.counters, closed: reopenList.entries.isEmpty ? nil : reopenList.entries)
@@ -48,7 +48,7 @@ extension SceneRegistry {
                 id: item.id, declaration: declarationsByID[item.id.scene]!, value: record.value,
                 executor: home, log: log)
             // Validated by the plan, so restoring the flow cannot fail.
-            instance.assumingIsolation(established: hosts(instance)) { instance in
+            entering(instance) { instance in
                 try? instance.restoreFlow(item.flow)
                 instance.phase = record.phase
             }

@@ -23,7 +23,7 @@ extension SceneRegistry {
         var unordered: [(id: InstanceID, path: [RouteStep<R>], queue: [RouteStep<R>])] = []
         unordered.reserveCapacity(instances.count)
         for (id, instance) in instances {
-            let (path, queue) = instance.assumingIsolation(established: hosts(instance)) { ($0.flow.path, $0.flow.queuedModals) }
+            let (path, queue) = entering(instance) { ($0.flow.path, $0.flow.queuedModals) }
             unordered.append((id, path, queue))
         }
         let declared = declaredState

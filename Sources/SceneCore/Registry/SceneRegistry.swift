@@ -106,9 +106,17 @@ public actor SceneRegistry<R: Route> {
     /// Isolated, so that asking it proves the first half; for
     /// `assumingIsolation(established:_:)`:
     ///
-    ///     instance.assumingIsolation(established: hosts(instance)) { instance in … }
+    ///     entering(instance) { instance in … }
     package func hosts(_ instance: SceneInstance<R>) -> Bool {
         instance.executor === home
+    }
+
+    /// Runs `operation` isolated to `instance`, one of this registry's, which shares its
+    /// executor (``hosts(_:)``): no check by the runtime.
+    func entering<T: Sendable, E: Error>(
+        _ instance: SceneInstance<R>, _ operation: (isolated SceneInstance<R>) throws(E) -> T
+    ) throws(E) -> T {
+        try instance.assumingIsolation(established: hosts(instance), operation)
     }
 
     /// A registry of `declarations`.
@@ -235,9 +243,7 @@ public actor SceneRegistry<R: Route> {
         _ body: @Sendable (isolated SceneInstance<R>) throws(RegistryRejection) -> T
     ) throws(RegistryRejection) -> T {
         let instance = try openInstance(id, for: request)
-        return try instance.assumingIsolation(established: hosts(instance)) { (instance) throws(RegistryRejection) in
-            try body(instance)
-        }
+        return try entering(instance, body)
     }
 
     /// The instance actor behind `id` for `request`; an instance that is not open is
@@ -270,7 +276,7 @@ public actor SceneRegistry<R: Route> {
 
     func infoIfOpen(_ id: InstanceID) -> InstanceInfo<R>? {
         guard let record = book.records[id], let instance = instances[id] else { return nil }
-        let (path, queue) = instance.assumingIsolation(established: hosts(instance)) { ($0.flow.path, $0.flow.queuedModals) }
+        let (path, queue) = entering(instance) { ($0.flow.path, $0.flow.queuedModals) }
         var style: ImmersionStyle?
         if case .immersive(let declared) = record.kind { style = styles[id] ?? declared }
         return InstanceInfo(
