@@ -310,6 +310,13 @@ final class ChildProcess {
         return String(decoding: bytes[min(consumed, bytes.count)...], as: UTF8.self)
     }
 
+    /// The last `limit` bytes it wrote to standard output so far, without waiting for the
+    /// end: for a failing expectation's message while the process may still run.
+    func outputTail(_ limit: Int = 4096) -> String {
+        let bytes = drain.outputSoFar().0
+        return String(decoding: bytes.suffix(limit), as: UTF8.self)
+    }
+
     /// Everything it wrote to standard error, to the end (waiting as ``standardOutput`` does).
     var standardError: String { String(decoding: drain.errors(waitingForEnd: .seconds(60)), as: UTF8.self) }
 
