@@ -208,13 +208,24 @@ public struct JSONParser {
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = offset
         var isInteger = true
-        _ = consume(UInt8(ascii: "-"))
+        let negative = consume(UInt8(ascii: "-"))
         guard !atEnd, isDigit(bytes[offset]) else { throw error("invalid value") }
+        // The integer part is accumulated as it is checked, negated (so that Int.min fits):
+        // an integer, the most common number (ids, counts), is read without making text.
+        var negated = 0
+        var fits = true
         if bytes[offset] == UInt8(ascii: "0") {
             offset += 1
             if !atEnd, isDigit(bytes[offset]) { throw error("a number may not have a leading zero") }
         } else {
-            while !atEnd, isDigit(bytes[offset]) { offset += 1 }
+            while !atEnd, isDigit(bytes[offset]) {
+                if fits {
+                    let (tens, overflowed) = negated.multipliedReportingOverflow(by: 10)
+                    let (next, under) = tens.subtractingReportingOverflow(Int(bytes[offset] &- 0x30))
+                    if overflowed || under { fits = false } else { negated = next }
+                }
+                offset += 1
+            }
         }
         if consume(UInt8(ascii: ".")) {
             isInteger = false
@@ -228,8 +239,12 @@ public struct JSONParser {
             guard !atEnd, isDigit(bytes[offset]) else { throw error("expected digits in the exponent") }
             while !atEnd, isDigit(bytes[offset]) { offset += 1 }
         }
+        if isInteger, fits {
+            if negative { return .integer(negated) }
+            if negated != .min { return .integer(-negated) }
+        }
+        // A fraction, an exponent, or an integer beyond Int's range: a double.
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        if isInteger, let value = Int(text) { return .integer(value) }
         guard let value = Double(text), value.isFinite else {
             offset = start
             throw error("number out of range")

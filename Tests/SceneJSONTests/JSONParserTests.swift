@@ -17,6 +17,23 @@ struct JSONParserTests {
         #expect(try JSONParser.parse(text) == expected)
     }
 
+    @Test("an integer is read exactly to Int's bounds, and as a double beyond them or with a fraction or exponent", arguments: [
+        ("0", JSONValue.integer(0)), ("-0", .integer(0)), ("7", .integer(7)), ("-42", .integer(-42)),
+        ("9223372036854775807", .integer(.max)), ("-9223372036854775808", .integer(.min)),
+        ("9223372036854775808", .double(9223372036854775808)), ("-9223372036854775809", .double(-9.223372036854775808e18)),
+        ("123456789012345678901234567890", .double(1.2345678901234568e29)),
+        ("10.0", .double(10)), ("1e3", .double(1000)), ("-2E-1", .double(-0.2)),
+    ])
+    func integerBounds(text: String, expected: JSONValue) throws {
+        let value = try JSONParser.parse(text)
+        // == takes 1 and 1.0 as equal: the case is checked too.
+        switch (value, expected) {
+        case (.integer(let read), .integer(let wanted)): #expect(read == wanted)
+        case (.double(let read), .double(let wanted)): #expect(read == wanted)
+        default: Issue.record("\(text) read as \(value), expected \(expected)")
+        }
+    }
+
     @Test("invalid JSON is refused with a reason", arguments: [
         "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", ".5", "+1", "1e", "tru", "nul", #""abc"#, #""\x""#,
         #""\u12""#, #""\ud800""#, #""\udc00x""#, "1e999", "-1e999", "[1] 2", "{'a':1}", "//", "NaN", "Infinity",
