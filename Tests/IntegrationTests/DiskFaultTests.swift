@@ -195,7 +195,7 @@ struct DiskFaultTests {
             defer { control.close() }
             _ = try await control.open("main")
             // The loop ends by a failed append, not by its deadline: each push appends at
-            // least once, so it is over within a few dozen pushes (120 without a failure:
+            // least once, so it is over within a few dozen pushes (120 in a row without one:
             // one chance in 300,000), however long a push takes on a loaded machine. (At 1 in
             // 50 it took 50 pushes on average, and under ThreadSanitizer beside the other
             // suites, with each append's fdatasync queued behind theirs, 30 s could pass
