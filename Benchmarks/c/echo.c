@@ -13,6 +13,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "frame.h"
+
 typedef struct {
     int fd;
     unsigned char in[65536];
@@ -22,13 +24,8 @@ typedef struct {
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: echo SOCKET\n"); return 2; }
     signal(SIGPIPE, SIG_IGN);
-    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    struct sockaddr_un address = {.sun_family = AF_UNIX};
-    strncpy(address.sun_path, argv[1], sizeof address.sun_path - 1);
-    unlink(argv[1]);
-    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 512) < 0) {
-        perror("bind"); return 1;
-    }
+    int listener = frame_listen(argv[1]);
+    if (listener < 0) { perror("bind"); return 1; }
     int epoll = epoll_create1(0);
     struct epoll_event event = {.events = EPOLLIN, .data.ptr = NULL};
     epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /// Connects to the socket at `path`; -1 on failure.
-static int frame_connect(const char *path) {
+static inline int frame_connect(const char *path) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     struct sockaddr_un address = {.sun_family = AF_UNIX};
@@ -26,13 +26,28 @@ static int frame_connect(const char *path) {
     return fd;
 }
 
-static uint32_t frame_length(const unsigned char *header) {
+/// A listening socket at `path` (a file left there is replaced), non-blocking, for an
+/// epoll loop that accepts; -1 on failure.
+static inline int frame_listen(const char *path) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    unlink(path);
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0 || listen(fd, 512) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static inline uint32_t frame_length(const unsigned char *header) {
     return (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
 }
 
 /// Writes `length` bytes of `payload` as one frame into `out` (which has room for
 /// length + 4 bytes); returns the frame's size.
-static size_t frame_make(unsigned char *out, const char *payload, size_t length) {
+static inline size_t frame_make(unsigned char *out, const char *payload, size_t length) {
     out[0] = (unsigned char)(length >> 24);
     out[1] = (unsigned char)(length >> 16);
     out[2] = (unsigned char)(length >> 8);
@@ -45,7 +60,7 @@ static size_t frame_make(unsigned char *out, const char *payload, size_t length)
 /// what event-driven clients (libdbus's among them) do; it matters on Linux, where a
 /// thread asleep in recv() on a Unix stream socket is also woken, for nothing, whenever
 /// the peer reads what this side wrote (the "write space" wake-up), at the peer's expense.
-static int frame_wait_readable(int fd) {
+static inline int frame_wait_readable(int fd) {
     struct pollfd watched = {.fd = fd, .events = POLLIN};
     int ready;
     do ready = poll(&watched, 1, -1);
@@ -53,7 +68,7 @@ static int frame_wait_readable(int fd) {
     return ready < 0 ? -1 : 0;
 }
 
-static int frame_read_full(int fd, unsigned char *buffer, size_t count) {
+static inline int frame_read_full(int fd, unsigned char *buffer, size_t count) {
     size_t got = 0;
     while (got < count) {
         if (frame_wait_readable(fd) < 0) return -1;
@@ -74,7 +89,7 @@ static inline long frame_read(int fd, unsigned char *buffer, size_t capacity) {
     return (long)size;
 }
 
-static int frame_send_all(int fd, const unsigned char *bytes, size_t length) {
+static inline int frame_send_all(int fd, const unsigned char *bytes, size_t length) {
     while (length > 0) {
         ssize_t n = send(fd, bytes, length, MSG_NOSIGNAL);
         if (n <= 0) return -1;

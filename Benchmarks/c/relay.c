@@ -16,21 +16,13 @@
 // As the coordinator does, each connection's answers of one turn of the loop are written
 // together at its end. Usage: relay SOCKET (prints "ready" once it listens).
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-static uint32_t frame_length(const unsigned char *header) {
-    return (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
-}
+#include "frame.h"
+#include "json.h"
 
 enum { input_capacity = 1 << 16, output_capacity = 1 << 20, slots = 1 << 16, id_capacity = 32 };
 
@@ -54,79 +46,6 @@ static waiting table[slots];
 static unsigned long next_number = 1;
 static conn *dirty[4096];
 static int dirty_count;
-
-typedef struct {
-    const char *start;
-    size_t length;
-} span;
-
-/// Skips one JSON value at `p`; the first byte after it, or NULL.
-static const char *skip_value(const char *p, const char *end) {
-    int depth = 0, in_string = 0;
-    for (; p < end; p++) {
-        char c = *p;
-        if (in_string) {
-            if (c == '\\') p++;
-            else if (c == '"') {
-                in_string = 0;
-                if (depth == 0) return p + 1;
-            }
-            continue;
-        }
-        switch (c) {
-        case '"': in_string = 1; break;
-        case '{': case '[': depth++; break;
-        case '}': case ']':
-            if (--depth == 0) return p + 1;
-            if (depth < 0) return p;
-            break;
-        case ',':
-            if (depth == 0) return p;
-            break;
-        case ' ': case '\t': case '\r': case '\n': break;
-        default:
-            if (depth == 0) {
-                while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ') p++;
-                return p;
-            }
-        }
-    }
-    return NULL;
-}
-
-typedef struct {
-    span id, method, params, result, error;
-} message;
-
-/// The top-level members of one JSON object that the relay reads.
-static int parse(const char *p, size_t length, message *m) {
-    const char *end = p + length;
-    memset(m, 0, sizeof *m);
-    while (p < end && *p != '{') p++;
-    p++;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == ',' || *p == '\n')) p++;
-        if (p >= end || *p == '}') return 0;
-        if (*p != '"') return -1;
-        const char *key = ++p;
-        while (p < end && *p != '"') p++;
-        size_t key_length = (size_t)(p - key);
-        p++;
-        while (p < end && (*p == ' ' || *p == ':')) p++;
-        const char *value = p;
-        p = skip_value(p, end);
-        if (p == NULL) return -1;
-        span s = {value, (size_t)(p - value)};
-        if (key_length == 2 && memcmp(key, "id", 2) == 0) m->id = s;
-        else if (key_length == 6 && memcmp(key, "method", 6) == 0) m->method = s;
-        else if (key_length == 6 && memcmp(key, "params", 6) == 0) m->params = s;
-        else if (key_length == 6 && memcmp(key, "result", 6) == 0) m->result = s;
-        else if (key_length == 5 && memcmp(key, "error", 5) == 0) m->error = s;
-    }
-    return 0;
-}
-
-static int is(span s, const char *quoted) { return s.length == strlen(quoted) && memcmp(s.start, quoted, s.length) == 0; }
 
 /// Queues one frame of the parts given, in order, on `c`'s output.
 static void queue(conn *c, const span *parts, int count) {
@@ -228,11 +147,8 @@ static void flush_all(void) {
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: relay SOCKET\n"); return 2; }
     signal(SIGPIPE, SIG_IGN);
-    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    struct sockaddr_un address = {.sun_family = AF_UNIX};
-    strncpy(address.sun_path, argv[1], sizeof address.sun_path - 1);
-    unlink(argv[1]);
-    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 512) < 0) {
+    int listener = frame_listen(argv[1]);
+    if (listener < 0) {
         perror("bind");
         return 1;
     }

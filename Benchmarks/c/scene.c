@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "frame.h"
+#include "json.h"
 
 enum { capacity = 1 << 21 };
 
@@ -31,80 +32,6 @@ static unsigned char output[capacity];
 static size_t pending;
 static double *latencies;
 static size_t latency_count, latency_capacity;
-
-/// Skips one JSON value starting at `p`; returns the first byte after it, or NULL.
-static const char *skip_value(const char *p, const char *end) {
-    int depth = 0;
-    int in_string = 0;
-    for (; p < end; p++) {
-        char c = *p;
-        if (in_string) {
-            if (c == '\\') p++;
-            else if (c == '"') {
-                in_string = 0;
-                if (depth == 0) return p + 1;
-            }
-            continue;
-        }
-        switch (c) {
-        case '"': in_string = 1; break;
-        case '{': case '[': depth++; break;
-        case '}': case ']':
-            if (--depth == 0) return p + 1;
-            if (depth < 0) return p;  // the end of the enclosing container
-            break;
-        case ',':
-            if (depth == 0) return p;
-            break;
-        case ' ': case '\t': case '\r': case '\n': break;
-        default:
-            if (depth == 0) {  // a number, true, false or null
-                while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ') p++;
-                return p;
-            }
-        }
-    }
-    return NULL;
-}
-
-typedef struct {
-    const char *start;
-    size_t length;
-} span;
-
-typedef struct {
-    span id, method, params;
-} message;
-
-/// Finds the top-level "id", "method" and "params" of one JSON object.
-static int parse(const char *p, size_t length, message *m) {
-    const char *end = p + length;
-    memset(m, 0, sizeof *m);
-    while (p < end && *p != '{') p++;
-    p++;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == ',' || *p == '\n')) p++;
-        if (p >= end || *p == '}') return 0;
-        if (*p != '"') return -1;
-        const char *key = ++p;
-        while (p < end && *p != '"') p++;
-        size_t key_length = (size_t)(p - key);
-        p++;
-        while (p < end && (*p == ' ' || *p == ':')) p++;
-        const char *value = p;
-        p = skip_value(p, end);
-        if (p == NULL) return -1;
-        span s = {value, (size_t)(p - value)};
-        if (key_length == 2 && memcmp(key, "id", 2) == 0) m->id = s;
-        else if (key_length == 6 && memcmp(key, "method", 6) == 0) m->method = s;
-        else if (key_length == 6 && memcmp(key, "params", 6) == 0) m->params = s;
-    }
-    return 0;
-}
-
-static int is(span s, const char *quoted) {
-    return s.length == strlen(quoted) && memcmp(s.start, quoted, s.length) == 0;
-}
 
 static void reserve(size_t length) {
     if (pending + length + 4 > capacity) {
