@@ -44,9 +44,10 @@ private let behaviors: [String: SceneBehaviorFactory<JSONValue>] = [
 ]
 
 private func withMixedScenes<T>(
-    clock: LoopClock = .system, _ body: (ProcessHarness) async throws -> T
+    clock: LoopClock = .system, configure: (inout CoordinatorConfiguration) -> Void = { _ in },
+    _ body: (ProcessHarness) async throws -> T
 ) async throws -> T {
-    try await withProcesses(extra: inProcessScenes, behaviors: behaviors, configure: { $0.clock = clock }, body)
+    try await withProcesses(extra: inProcessScenes, behaviors: behaviors, configure: { $0.clock = clock; configure(&$0) }, body)
 }
 
 /// The answer to a `scene.call` (or to the `raw` request instead), or its error object,
@@ -85,7 +86,8 @@ struct InProcessSceneTests {
 
     @Test("one behaviour type answers the same calls the same way in process and in a process of its own")
     func sameBothWays() async throws {
-        try await withMixedScenes { harness in
+        // Both kinds veto an interactive close below.
+        try await withMixedScenes(configure: patientClose) { harness in
             let inProcess = try await harness.control.open("nb").instance.id
             let process = try await harness.control.open("swift").instance.id
             _ = try await harness.control.open("left")

@@ -139,6 +139,15 @@ struct HarnessEvents: Sendable {
     }
 }
 
+/// For a test that asserts a veto: `closeGrace` is also how long a scene has to answer
+/// `scene.close`, and a late answer counts as accepted. ``withProcesses`` shortens it to
+/// 500 ms, so that a process that does not exit is stopped soon; a loaded machine (the
+/// sanitizer runs) can keep a scene's answer longer than that. The scenes these tests
+/// close exit as soon as their connection closes, so the longer grace costs no time.
+func patientClose(_ configuration: inout CoordinatorConfiguration) {
+    configuration.closeGrace = .seconds(60)
+}
+
 /// Runs `body` against a coordinator serving ``processManifest(extra:)`` in a temporary
 /// folder; afterwards stops it and checks that no process it spawned is left.
 func withProcesses<T>(

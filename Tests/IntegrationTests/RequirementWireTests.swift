@@ -13,7 +13,7 @@ struct RequirementWireTests {
     func sceneClosingItself() async throws {
         let python = repositoryRoot.appendingPathComponent("Examples/python-scene/scene.py").path
         let needy = #"{"id": "needy", "kind": "window", "requires": ["puppet"], "launch": {"command": ["python3", "\#(python)", "--title", "Needy", "--quiet"]}}"#
-        try await withProcesses(extra: [needy]) { harness in
+        try await withProcesses(extra: [needy], configure: patientClose) { harness in
             let asked = Locked<[String]>([])
             let puppet = try await harness.puppet { message in
                 asked.withLock { $0.append(message.method) }

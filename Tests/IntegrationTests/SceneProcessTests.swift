@@ -86,7 +86,7 @@ struct SceneProcessTests {
 
     @Test("an interactive close is vetoed while a scene has unsaved edits; a forced close is not", arguments: ["py", "ctl", "swift"])
     func closeVeto(scene: String) async throws {
-        try await withProcesses { harness in
+        try await withProcesses(configure: patientClose) { harness in
             let id = try await harness.control.open(scene).instance.id
             _ = try await harness.control.callScene(.instance(id), method: "edit")
             #expect(await refusal { try await harness.control.dismiss(instance: id) } == .closeVetoed)

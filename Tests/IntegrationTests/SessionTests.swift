@@ -52,7 +52,7 @@ struct SessionTests {
 
     @Test("a load that an open instance refuses to close fails close_vetoed and changes nothing; force loads it anyway")
     func vetoedLoad() async throws {
-        try await withProcesses(configure: stateBeside) { harness in
+        try await withProcesses(configure: { stateBeside(&$0); patientClose(&$0) }) { harness in
             try await harness.control.saveSession("empty")
             let id = try await harness.control.open("py").instance.id
             _ = try await harness.control.callScene(.instance(id), method: "edit")  // unsaved: it refuses to close

@@ -26,7 +26,7 @@ struct WindowTests {
         try await withTemporaryFolder { folder in
             let display = try await VirtualDisplay.start(in: folder.path)
             defer { display.stop() }
-            try await withProcesses(extra: Self.scenes(on: display)) { harness in
+            try await withProcesses(extra: Self.scenes(on: display), configure: patientClose) { harness in
                 let control = harness.control
                 let desk = try await control.open("gtk-desk").instance.id
                 let notes = try await control.open("gtk-notes").instance.id
