@@ -160,6 +160,11 @@ func withProcesses<T>(
     let result = try await TestCoordinator.run(manifest: manifest, behaviors: behaviors, configure: { configuration in
         configuration.closeGrace = .milliseconds(500)
         configuration.terminateGrace = .milliseconds(500)
+        // The scenes without a launch timeout of their own (the Swift, Python and scenectl
+        // ones) start in a second or two, but under a sanitizer, several at once beside 32
+        // running tests, the default 10 s of real time is nearer than a test should be.
+        // Tests on the manual clock advance it by 20 s at most, never while one starts.
+        configuration.launchTimeout = .seconds(60)
         configure(&configuration)
     }) { test in
         defer { spawned = test.events.filter { $0.kind == .spawned }.compactMap { $0.params["pid"]?.intValue }.map(Int32.init) }
