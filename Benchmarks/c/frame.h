@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
 #include <poll.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,6 +41,40 @@ static inline int frame_listen(const char *path) {
         return -1;
     }
     return fd;
+}
+
+/// An epoll instance watching `listener` for connections: its events carry a NULL
+/// pointer, a connection's its allocation. -1 on failure.
+static inline int frame_epoll_listening(int listener) {
+    int epoll = epoll_create1(EPOLL_CLOEXEC);
+    if (epoll < 0) return -1;
+    struct epoll_event event = {.events = EPOLLIN, .data.ptr = NULL};
+    if (epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event) < 0) {
+        close(epoll);
+        return -1;
+    }
+    return epoll;
+}
+
+/// Accepts every connection waiting on `listener`: each gets a zeroed allocation of
+/// `size` bytes, whose first member is its descriptor (an int), and `epoll` watches it
+/// for input with that allocation as its pointer. One that cannot be allocated or
+/// watched is closed.
+static inline void frame_accept_all(int listener, int epoll, size_t size) {
+    int fd;
+    while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+        int *made = calloc(1, size);
+        if (made == NULL) {
+            close(fd);
+            continue;
+        }
+        *made = fd;
+        struct epoll_event add = {.events = EPOLLIN, .data.ptr = made};
+        if (epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &add) < 0) {
+            free(made);
+            close(fd);
+        }
+    }
 }
 
 static inline uint32_t frame_length(const unsigned char *header) {

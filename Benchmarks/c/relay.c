@@ -152,9 +152,11 @@ int main(int argc, char **argv) {
         perror("bind");
         return 1;
     }
-    int epoll = epoll_create1(EPOLL_CLOEXEC);
-    struct epoll_event event = {.events = EPOLLIN, .data.ptr = NULL};
-    epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &event);
+    int epoll = frame_epoll_listening(listener);
+    if (epoll < 0) {
+        perror("epoll");
+        return 1;
+    }
     printf("ready\n");
     fflush(stdout);
     struct epoll_event events[256];
@@ -163,14 +165,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < count; i++) {
             conn *c = events[i].data.ptr;
             if (c == NULL) {
-                int fd;
-                while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-                    conn *made = calloc(1, sizeof *made);
-                    if (made == NULL) { close(fd); continue; }
-                    made->fd = fd;
-                    struct epoll_event add = {.events = EPOLLIN, .data.ptr = made};
-                    epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &add);
-                }
+                frame_accept_all(listener, epoll, sizeof(conn));
                 continue;
             }
             ssize_t got = recv(c->fd, c->in + c->used, sizeof c->in - c->used, 0);
