@@ -1,8 +1,11 @@
 #define _GNU_SOURCE
 #include "CSceneSystem.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -167,6 +170,35 @@ long scene_raise_open_file_limit(void) {
         if (setrlimit(RLIMIT_NOFILE, &limit) < 0) return -1;
     }
     return (long)limit.rlim_cur;
+}
+
+long scene_open_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) < 0) return -1;
+    return limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > (rlim_t)LONG_MAX ? LONG_MAX : (long)limit.rlim_cur;
+}
+
+long scene_open_descriptor_count(void) {
+    DIR *folder = opendir("/proc/self/fd");
+    if (folder != NULL) {
+        long count = 0;
+        int own = dirfd(folder);
+        struct dirent *entry;
+        while ((entry = readdir(folder)) != NULL) {
+            if (entry->d_name[0] == '.') continue;
+            if (atoi(entry->d_name) != own) count++;
+        }
+        closedir(folder);
+        return count;
+    }
+    // No /proc (or no descriptor to read it with): ask each number, where that is cheap.
+    long limit = scene_open_file_limit();
+    if (limit < 0 || limit > 65536) return -1;
+    long count = 0;
+    for (int fd = 0; fd < limit; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0) count++;
+    }
+    return count;
 }
 
 int scene_set_cloexec(int fd, int on) {

@@ -25,6 +25,9 @@ final class CoordinatorServer: ListenerHandler {
     let skipped: ClosedRange<UInt64>?
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
+    /// The descriptors its connections and scene processes may hold together: the
+    /// open-file limit, less those open once it listens and the configured headroom.
+    private var descriptorCeiling = Int.max
     private var nextSession = 1
     /// Set by the coordinator: stop everything, once the shutdown answer is out.
     var onShutdownRequest: (() -> Void)?
@@ -78,10 +81,17 @@ final class CoordinatorServer: ListenerHandler {
             allowedUID: configuration.allowedUID)
         self.listener = listener
         listener.handler = self
+        if let limit = SocketLimits.openFileLimit, limit < Int.max / 2, let open = SocketLimits.openDescriptorCount() {
+            descriptorCeiling = max(0, limit - open - configuration.descriptorHeadroom)
+        }
+        supervisor.descriptorsLeft = { [unowned self] in self.descriptorsLeft }
         Log.info("serving \(registry.app) on \(configuration.socketPath)")
     }
 
     var sessionCount: Int { sessions.count }
+
+    /// How many more descriptors connections and scene processes may take.
+    private var descriptorsLeft: Int { descriptorCeiling - sessions.count - supervisor.unreaped }
 
     /// Writes the state file with `writer` now and within 100 ms of every change of
     /// instances, paths or processes from now on (changes coalesce).
@@ -108,19 +118,28 @@ final class CoordinatorServer: ListenerHandler {
             connection.close(.local("shutting down"))
             return
         }
-        guard sessions.count < configuration.maximumConnections else {
-            Log.warn("refused a connection: \(configuration.maximumConnections) connections already")
-            let error = WireError.domain(
-                reason: .tooManyConnections,
-                message: "the coordinator serves at most \(configuration.maximumConnections) connections")
-            connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
-            connection.closeAfterFlush(.local("too many connections"))
-            return
+        if sessions.count >= configuration.maximumConnections {
+            return turnAway(connection, "the coordinator serves at most \(configuration.maximumConnections) connections")
+        }
+        if descriptorsLeft <= 0 {
+            let limit = SocketLimits.openFileLimit.map(String.init) ?? "?"
+            return turnAway(
+                connection,
+                "the coordinator is at its open-file limit (\(limit) descriptors, \(configuration.descriptorHeadroom) of them left free); try again once connections close"
+            )
         }
         let session = Session(connection: connection, server: self, name: "session-\(nextSession)")
         nextSession += 1
         sessions[ObjectIdentifier(session)] = session
         connection.handler = session
+    }
+
+    /// Answers `connection` `too_many_connections` with `why`, and closes it once that is out.
+    private func turnAway(_ connection: SocketConnection, _ why: String) {
+        Log.warn("refused a connection: \(why)")
+        let error = WireError.domain(reason: .tooManyConnections, message: why)
+        connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
+        connection.closeAfterFlush(.local("too many connections"))
     }
 
     /// How long to hold a scene hello from `connection`'s peer before looking at it.

@@ -46,9 +46,17 @@ extension Supervisor {
         environment["SCENE_INSTANCE"] = id.description
         environment["SCENE_TOKEN"] = token.text
         let request = SpawnRequest(command: spec.command, environment: environment, workingDirectory: spec.workingDirectory)
+        guard descriptorsLeft() >= 2 else {
+            let limit = SocketLimits.openFileLimit.map { " (\($0))" } ?? ""
+            let detail = "the coordinator is at its open-file limit\(limit), less the \(configuration.descriptorHeadroom) descriptors it leaves free"
+            Log.warn("\(id): cannot start \(spec.command.joined(separator: " ")): \(detail)")
+            perform(entry.slot.spawnFailed(detail: detail, now: now), on: entry)
+            return
+        }
         let process: SpawnedProcess
         do {
             process = try SpawnedProcess.spawn(request, loop: loop) { [unowned self] end in
+                self.unreaped -= 1
                 self.processEnded(entry, generation: generation, end: end)
             }
         } catch {
@@ -56,6 +64,7 @@ extension Supervisor {
             perform(entry.slot.spawnFailed(detail: "\(spec.command.first ?? ""): \(error.message)", now: now), on: entry)
             return
         }
+        unreaped += 1
         entry.process = process
         entry.token = token
         entry.spawns += 1

@@ -34,6 +34,11 @@ final class Supervisor {
     var stopWaiters: [() -> Void] = []
     /// Called whenever the set of processes changes (for the state file).
     var onChange: (() -> Void)?
+    /// Spawned processes not yet reaped: each holds a descriptor (its pidfd).
+    var unreaped = 0
+    /// How many more descriptors the coordinator may take (its server's budget); a spawn
+    /// takes two (the process's pidfd, then its connection).
+    var descriptorsLeft: () -> Int = { .max }
 
     /// One process-backed instance: its slot, and what the slot's decisions act on.
     final class Supervised {

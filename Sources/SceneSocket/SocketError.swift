@@ -32,4 +32,16 @@ public enum SocketLimits {
     public static func raiseOpenFileLimit() -> Int {
         Int(scene_raise_open_file_limit())
     }
+
+    /// The soft open-file limit (`Int.max` when there is none), or nil when it cannot be read.
+    public static var openFileLimit: Int? {
+        let limit = scene_open_file_limit()
+        return limit < 0 ? nil : Int(limit)
+    }
+
+    /// How many descriptors this process has open now, or nil when that cannot be told.
+    public static func openDescriptorCount() -> Int? {
+        let count = scene_open_descriptor_count()
+        return count < 0 ? nil : Int(count)
+    }
 }

@@ -317,6 +317,14 @@ final class ChildProcess {
         return String(decoding: bytes.suffix(limit), as: UTF8.self)
     }
 
+    /// The last `limit` bytes it wrote to standard error so far, and how it ended if it has:
+    /// for a failing expectation's message while the process may still run.
+    func errorTail(_ limit: Int = 4096) -> String {
+        let bytes = drain.errorsSoFar()
+        let ended = terminationStatus.map { "ended with status \($0)" } ?? "still runs"
+        return "[\(ended)] " + String(decoding: bytes.suffix(limit), as: UTF8.self)
+    }
+
     /// Everything it wrote to standard error, to the end (waiting as ``standardOutput`` does).
     var standardError: String { String(decoding: drain.errors(waitingForEnd: .seconds(60)), as: UTF8.self) }
 
@@ -387,6 +395,9 @@ final class OutputDrain: Sendable {
 
     /// Standard output so far, and whether it was closed.
     func outputSoFar() -> ([UInt8], ended: Bool) { state.withLock { ($0.output.bytes, $0.output.ended) } }
+
+    /// Standard error so far.
+    func errorsSoFar() -> [UInt8] { state.withLock { $0.errors.bytes } }
 
     /// Standard output once it is closed, or what there is after `timeout`.
     func output(waitingForEnd timeout: Duration) -> [UInt8] { waitForEnd(timeout, \.output) }

@@ -58,6 +58,11 @@ ssize_t scene_recv(int fd, void *bytes, size_t capacity);
 int scene_open_reserve(void);
 /// Raises the soft open-file limit to the hard limit; returns the new soft limit.
 long scene_raise_open_file_limit(void);
+/// The soft open-file limit (LONG_MAX when unlimited), or -1.
+long scene_open_file_limit(void);
+/// How many descriptors this process has open (from /proc/self/fd), or -1 when that
+/// cannot be told.
+long scene_open_descriptor_count(void);
 /// Sets or clears FD_CLOEXEC.
 int scene_set_cloexec(int fd, int on);
 
