@@ -152,7 +152,7 @@ public final class LoopbackSSH: @unchecked Sendable {
 
     /// A TCP port on the loopback address that nothing listens on now.
     private static func freePort() throws(Failure) -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -164,7 +164,7 @@ public final class LoopbackSSH: @unchecked Sendable {
     }
 
     private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: port)
         return withUnsafePointer(to: &address) { pointer in

@@ -94,7 +94,7 @@ final class RawClient {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
