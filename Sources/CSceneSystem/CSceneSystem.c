@@ -169,7 +169,7 @@ long scene_raise_open_file_limit(void) {
         limit.rlim_cur = limit.rlim_max;
         if (setrlimit(RLIMIT_NOFILE, &limit) < 0) return -1;
     }
-    return (long)limit.rlim_cur;
+    return scene_open_file_limit();
 }
 
 long scene_open_file_limit(void) {
@@ -184,12 +184,14 @@ long scene_open_descriptor_count(void) {
         long count = 0;
         int own = dirfd(folder);
         struct dirent *entry;
+        errno = 0;
         while ((entry = readdir(folder)) != NULL) {
             if (entry->d_name[0] == '.') continue;
             if (atoi(entry->d_name) != own) count++;
         }
+        int failed = errno != 0;
         closedir(folder);
-        return count;
+        if (!failed) return count;
     }
     // No /proc (or no descriptor to read it with): ask each number, where that is cheap.
     long limit = scene_open_file_limit();

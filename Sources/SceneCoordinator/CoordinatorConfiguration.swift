@@ -12,11 +12,13 @@ public struct CoordinatorConfiguration: Sendable {
     /// The most connections served at once (default 4096); one more is answered with an
     /// error and closed.
     public var maximumConnections: Int = 4096
-    /// Descriptors left free below the open-file limit (default 16). The coordinator takes
-    /// no connection, and starts no scene process, that would leave fewer: the runtime
-    /// opens files of its own on other threads (Dispatch, on Linux, ends the process when it
-    /// cannot), and so may an app that embeds the coordinator. A connection past this is
-    /// answered `too_many_connections` and closed; a spawn fails `launch_failed`.
+    /// Descriptors kept free below the open-file limit (default 16), for what the runtime
+    /// opens on other threads: Dispatch, on Linux, ends the process when it cannot open a
+    /// file it needs. Connections and scene processes may hold what the limit leaves once
+    /// the coordinator listens, less these; what the app opens later comes out of them.
+    /// A connection past that (or one whose descriptor number shows fewer free) is answered
+    /// `too_many_connections` and closed; a scene process is not started: its open fails
+    /// `launch_failed`, and a restart that cannot start counts as one more abnormal end.
     public var descriptorHeadroom: Int = 16
     /// Bytes queued for one peer, behind the frame being written to it, beyond which it is
     /// disconnected (default 8 MiB). One answer larger than this still goes out whole.

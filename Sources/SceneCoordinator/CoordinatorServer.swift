@@ -25,9 +25,8 @@ final class CoordinatorServer: ListenerHandler {
     let skipped: ClosedRange<UInt64>?
     private var listener: SocketListener?
     private var sessions: [ObjectIdentifier: Session] = [:]
-    /// The descriptors its connections and scene processes may hold together: the
-    /// open-file limit, less those open once it listens and the configured headroom.
-    private var descriptorCeiling = Int.max
+    /// The descriptors its connections and scene processes may hold together.
+    private let descriptors: DescriptorBudget
     private var nextSession = 1
     /// Set by the coordinator: stop everything, once the shutdown answer is out.
     var onShutdownRequest: (() -> Void)?
@@ -79,19 +78,17 @@ final class CoordinatorServer: ListenerHandler {
         let listener = try SocketListener.listen(
             path: configuration.socketPath, loop: loop, maximumFrame: configuration.maximumFrame,
             allowedUID: configuration.allowedUID)
+        descriptors = DescriptorBudget(headroom: configuration.descriptorHeadroom)
         self.listener = listener
         listener.handler = self
-        if let limit = SocketLimits.openFileLimit, limit < Int.max / 2, let open = SocketLimits.openDescriptorCount() {
-            descriptorCeiling = max(0, limit - open - configuration.descriptorHeadroom)
-        }
-        supervisor.descriptorsLeft = { [unowned self] in self.descriptorsLeft }
+        supervisor.descriptors = { [weak self] in self.map { ($0.descriptorsLeft, $0.descriptors.refusal) } ?? (0, "the coordinator has stopped") }
         Log.info("serving \(registry.app) on \(configuration.socketPath)")
     }
 
     var sessionCount: Int { sessions.count }
 
     /// How many more descriptors connections and scene processes may take.
-    private var descriptorsLeft: Int { descriptorCeiling - sessions.count - supervisor.unreaped }
+    private var descriptorsLeft: Int { descriptors.ceiling - sessions.count - supervisor.unreaped }
 
     /// Writes the state file with `writer` now and within 100 ms of every change of
     /// instances, paths or processes from now on (changes coalesce).
@@ -121,12 +118,8 @@ final class CoordinatorServer: ListenerHandler {
         if sessions.count >= configuration.maximumConnections {
             return turnAway(connection, "the coordinator serves at most \(configuration.maximumConnections) connections")
         }
-        if descriptorsLeft <= 0 {
-            let limit = SocketLimits.openFileLimit.map(String.init) ?? "?"
-            return turnAway(
-                connection,
-                "the coordinator is at its open-file limit (\(limit) descriptors, \(configuration.descriptorHeadroom) of them left free); try again once connections close"
-            )
+        if descriptorsLeft <= 0 || descriptors.crowds(connection.fd) {
+            return turnAway(connection, descriptors.refusal + "; try again once connections close")
         }
         let session = Session(connection: connection, server: self, name: "session-\(nextSession)")
         nextSession += 1
@@ -134,12 +127,15 @@ final class CoordinatorServer: ListenerHandler {
         connection.handler = session
     }
 
-    /// Answers `connection` `too_many_connections` with `why`, and closes it once that is out.
+    /// Answers `connection` `too_many_connections` with `why` and closes it, both at once:
+    /// a burst of peers turned away holds one descriptor at a time, not one each until
+    /// the loop's turn ends.
     private func turnAway(_ connection: SocketConnection, _ why: String) {
         Log.warn("refused a connection: \(why)")
         let error = WireError.domain(reason: .tooManyConnections, message: why)
         connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
         connection.closeAfterFlush(.local("too many connections"))
+        connection.flush()
     }
 
     /// How long to hold a scene hello from `connection`'s peer before looking at it.

@@ -46,9 +46,9 @@ extension Supervisor {
         environment["SCENE_INSTANCE"] = id.description
         environment["SCENE_TOKEN"] = token.text
         let request = SpawnRequest(command: spec.command, environment: environment, workingDirectory: spec.workingDirectory)
-        guard descriptorsLeft() >= 2 else {
-            let limit = SocketLimits.openFileLimit.map { " (\($0))" } ?? ""
-            let detail = "the coordinator is at its open-file limit\(limit), less the \(configuration.descriptorHeadroom) descriptors it leaves free"
+        let descriptors = self.descriptors()
+        guard descriptors.left >= 2 else {
+            let detail = descriptors.refusal + ", and has no more for a process"
             Log.warn("\(id): cannot start \(spec.command.joined(separator: " ")): \(detail)")
             perform(entry.slot.spawnFailed(detail: detail, now: now), on: entry)
             return

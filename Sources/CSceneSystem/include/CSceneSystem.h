@@ -56,12 +56,13 @@ ssize_t scene_recv(int fd, void *bytes, size_t capacity);
 /// A spare descriptor (on /dev/null), kept so that a server out of descriptors can still
 /// accept and close a connection instead of spinning on it.
 int scene_open_reserve(void);
-/// Raises the soft open-file limit to the hard limit; returns the new soft limit.
+/// Raises the soft open-file limit to the hard limit; returns the new soft limit (as
+/// scene_open_file_limit does), or -1.
 long scene_raise_open_file_limit(void);
 /// The soft open-file limit (LONG_MAX when unlimited), or -1.
 long scene_open_file_limit(void);
-/// How many descriptors this process has open (from /proc/self/fd), or -1 when that
-/// cannot be told.
+/// How many descriptors this process has open: from /proc/self/fd, else by asking each
+/// number below a soft limit of at most 65536; -1 when neither can tell.
 long scene_open_descriptor_count(void);
 /// Sets or clears FD_CLOEXEC.
 int scene_set_cloexec(int fd, int on);
