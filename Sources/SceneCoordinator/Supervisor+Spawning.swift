@@ -39,6 +39,10 @@ extension Supervisor {
     func spawnProcess(_ entry: Supervised, generation: Int) {
         let spec = entry.slot.spec
         let id = entry.id
+        let descriptors = self.descriptors()
+        guard descriptors.left >= 2 else {
+            return cannotStart(entry, why: descriptors.refusal + ", and has no more for a process")
+        }
         let token = SceneToken.make()
         var environment = configuration.processEnvironment
         environment.merge(spec.environment) { _, new in new }
@@ -46,13 +50,6 @@ extension Supervisor {
         environment["SCENE_INSTANCE"] = id.description
         environment["SCENE_TOKEN"] = token.text
         let request = SpawnRequest(command: spec.command, environment: environment, workingDirectory: spec.workingDirectory)
-        let descriptors = self.descriptors()
-        guard descriptors.left >= 2 else {
-            let detail = descriptors.refusal + ", and has no more for a process"
-            Log.warn("\(id): cannot start \(spec.command.joined(separator: " ")): \(detail)")
-            perform(entry.slot.spawnFailed(detail: detail, now: now), on: entry)
-            return
-        }
         let process: SpawnedProcess
         do {
             process = try SpawnedProcess.spawn(request, loop: loop) { [unowned self] end in
@@ -60,9 +57,7 @@ extension Supervisor {
                 self.processEnded(entry, generation: generation, end: end)
             }
         } catch {
-            Log.warn("\(id): cannot start \(spec.command.joined(separator: " ")): \(error.message)")
-            perform(entry.slot.spawnFailed(detail: "\(spec.command.first ?? ""): \(error.message)", now: now), on: entry)
-            return
+            return cannotStart(entry, why: error.message, detail: "\(spec.command.first ?? ""): \(error.message)")
         }
         unreaped += 1
         entry.process = process
@@ -78,6 +73,13 @@ extension Supervisor {
         Log.info("\(id): started pid \(process.pid)")
         onChange?()
         perform(entry.slot.started(now: now), on: entry)
+    }
+
+    /// `entry`'s process could not be started, for `why`: logged, and the slot decides
+    /// (an opener hears `launch_failed` with `detail`, `why` itself when not given).
+    private func cannotStart(_ entry: Supervised, why: String, detail: String? = nil) {
+        Log.warn("\(entry.id): cannot start \(entry.slot.spec.command.joined(separator: " ")): \(why)")
+        perform(entry.slot.spawnFailed(detail: detail ?? why, now: now), on: entry)
     }
 
     /// The launch timeout of spawn `generation` of `id` elapsed.
