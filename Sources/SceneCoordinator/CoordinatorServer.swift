@@ -36,6 +36,10 @@ final class CoordinatorServer: ListenerHandler {
     let tokens: AttachTokens
     /// Peers (uid, pid) that said hello with bad tokens lately.
     private var throttles: [PeerKey: HelloThrottle] = [:]
+    /// Connections turned away, and peers of another user refused, are logged at most once
+    /// a second each: a burst writes one line, then one that counts the rest.
+    private var turnedAway = WarningThrottle()
+    private var refusedPeers = WarningThrottle()
     /// Writes the state file (with `--state`).
     private var stateWriter: StateWriter?
     private var stateWriteScheduled = false
@@ -131,11 +135,28 @@ final class CoordinatorServer: ListenerHandler {
     /// a burst of peers turned away holds one descriptor at a time, not one each until
     /// the loop's turn ends.
     private func turnAway(_ connection: SocketConnection, _ why: String) {
-        Log.warn("refused a connection: \(why)")
+        warn("refused a connection: \(why)", throttledBy: \.turnedAway)
         let error = WireError.domain(reason: .tooManyConnections, message: why)
         connection.sendFramed(WireCodec.framedResponse(id: .null, error: error))
         connection.closeAfterFlush(.local("too many connections"))
         connection.flush()
+    }
+
+    /// Logs `message`, or counts it while `throttle`'s last line is less than a second old
+    /// (the count is logged when the second is over).
+    private func warn(_ message: String, throttledBy throttle: ReferenceWritableKeyPath<CoordinatorServer, WarningThrottle>) {
+        let now = loop.clock.secondsSinceStart
+        switch self[keyPath: throttle].admit(message, at: now) {
+        case .write:
+            Log.warn(message)
+        case .hold(let summaryAt?):
+            loop.scheduleOnLoop(after: .milliseconds(max(0, Int(((summaryAt - now) * 1000).rounded(.up))))) { [weak self] in
+                guard let self, let line = self[keyPath: throttle].summary(at: self.loop.clock.secondsSinceStart) else { return }
+                Log.warn(line)
+            }
+        case .hold(nil):
+            break
+        }
     }
 
     /// How long to hold a scene hello from `connection`'s peer before looking at it.
@@ -157,7 +178,9 @@ final class CoordinatorServer: ListenerHandler {
     }
 
     func listener(_ listener: SocketListener, didRefusePeer uid: UInt32, pid: Int32) {
-        Log.warn("refused a peer of uid \(uid) (pid \(pid)): only uid \(configuration.allowedUID.map(String.init) ?? "any") may connect")
+        warn(
+            "refused a peer of uid \(uid) (pid \(pid)): only uid \(configuration.allowedUID.map(String.init) ?? "any") may connect",
+            throttledBy: \.refusedPeers)
     }
 
     func sessionDidClose(_ session: Session, reason: CloseReason) {

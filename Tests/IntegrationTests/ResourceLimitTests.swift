@@ -67,6 +67,7 @@ struct ResourceLimitTests {
             // 100 peers, more than 48 descriptors hold: those it cannot take are answered
             // too_many_connections and closed.
             let inbox = Inbox()
+            let burst = ContinuousClock.now
             let peers = try (0..<100).map { _ in try RawClient(path: socket) }
             defer { peers.forEach { $0.close() } }
             let turnedAway = await eventually(.seconds(30)) {
@@ -76,6 +77,15 @@ struct ResourceLimitTests {
             // Each of them was told why (none was closed unanswered, out of descriptors).
             let unanswered = inbox.closed.filter { !String(decoding: inbox.bytes[$0] ?? [], as: UTF8.self).contains("too_many_connections") }
             #expect(unanswered.isEmpty, "\(unanswered.count) of \(inbox.closed.count) peers turned away read no too_many_connections")
+            // The refusals are logged, at most a line a second (the first at once, then one
+            // that counts the rest), not a line each.
+            func refusalLines() -> Int {
+                serve.errorsSoFar.split(separator: "\n")
+                    .filter { $0.contains("refused a connection") }.count
+            }
+            #expect(await eventually { refusalLines() >= 1 }, "no refusal was logged: \(serve.errorTail())")
+            let seconds = (ContinuousClock.now - burst) / .seconds(1)
+            #expect(Double(refusalLines()) <= 2 + seconds, "\(refusalLines()) lines for \(inbox.closed.count) refusals in \(seconds) s")
             // The headroom (16 by default) is left free, less what the runtime opened since.
             let open = try openDescriptors(serve.pid)
             #expect(limit - open >= 8, "the coordinator has \(open) of its \(limit) descriptors open")

@@ -325,6 +325,9 @@ final class ChildProcess {
         return "[\(ended)] " + String(decoding: bytes.suffix(limit), as: UTF8.self)
     }
 
+    /// What it wrote to standard error so far, without waiting for the end.
+    var errorsSoFar: String { String(decoding: drain.errorsSoFar(), as: UTF8.self) }
+
     /// Everything it wrote to standard error, to the end (waiting as ``standardOutput`` does).
     var standardError: String { String(decoding: drain.errors(waitingForEnd: .seconds(60)), as: UTF8.self) }
 
