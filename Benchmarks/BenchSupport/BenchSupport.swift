@@ -162,7 +162,7 @@ public final class ServedCoordinator: @unchecked Sendable {
 
     /// Whether a connection to `path` is accepted (it is closed at once).
     private static func accepts(_ path: String) -> Bool {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_un()

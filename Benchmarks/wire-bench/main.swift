@@ -589,7 +589,7 @@ func finish(_ load: (process: Process, output: Pipe)) throws -> (calls: Double, 
 
 /// The size of one `state` answer from the coordinator at `socketPath`, read raw.
 func stateAnswerBytes(socketPath: String) throws -> Int {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
