@@ -121,8 +121,7 @@ final class ClientLink: Sendable {
                 return
             }
             let frame = WireCodec.framedRequest(id: id, method: method, params: params)
-            let (connection, timers) = (self.connection, self.timers)
-            loop.execute { [self] in
+            onLoop { [self] in
                 connection.value.sendFramed(frame)
                 if let timeout {
                     let deadline = Deadline(at: loop.clock.now + .milliseconds(Int(timeout * 1000)), method: method, seconds: timeout)
@@ -136,8 +135,21 @@ final class ClientLink: Sendable {
 
     func notify(_ method: String, params: JSONValue?) {
         let frame = WireCodec.framedRequest(id: nil, method: method, params: params)
-        let connection = self.connection
-        loop.execute { connection.value.sendFramed(frame) }
+        onLoop { [connection] in connection.value.sendFramed(frame) }
+    }
+
+    /// Runs `write` now when this is the loop thread (a task on the connection's executor,
+    /// a behaviour on the client loop), else on the loop thread: what one thread writes goes
+    /// out in the order it wrote it either way. Now, a write costs no closure kept and no
+    /// trip through the loop's queue: on the path of every answer of a scene process whose
+    /// behaviour runs on its loop.
+    @inline(__always)
+    private func onLoop(_ write: @escaping @Sendable () -> Void) {
+        if loop.inEventLoop {
+            write()
+        } else {
+            loop.execute(write)
+        }
     }
 
     /// Resolves call `id` (on the loop thread): its deadline goes, its caller resumes.
@@ -194,6 +206,10 @@ final class ClientLink: Sendable {
 
     /// Answers a request the coordinator sent, from any thread: written on the loop.
     func answer(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
+        if loop.inEventLoop {
+            ClientLink.write(id, outcome, to: connection.value)
+            return
+        }
         let connection = self.connection
         loop.execute { ClientLink.write(id, outcome, to: connection.value) }
     }
