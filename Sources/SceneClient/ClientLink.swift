@@ -204,7 +204,8 @@ final class ClientLink: Sendable {
         }
     }
 
-    /// Answers a request the coordinator sent, from any thread: written on the loop.
+    /// Answers a request the coordinator sent, from any thread: written on the loop, at once
+    /// when this is the loop thread.
     func answer(_ id: JSONValue, _ outcome: Result<JSONValue, WireError>) {
         if loop.inEventLoop {
             ClientLink.write(id, outcome, to: connection.value)

@@ -4,7 +4,7 @@
 /// A coordinator that is full turns away every peer that connects, and each refusal is
 /// worth a warning; a client retrying in a loop, or a hundred at once, would otherwise
 /// write a line each, as fast as they connect. A value the caller keeps, on its own
-/// clock (seconds): ``admit(at:)`` for each occurrence, ``summary(at:)`` when the interval
+/// clock (seconds): ``admit(_:at:)`` for each occurrence, ``summary(at:)`` when the interval
 /// it was told ends.
 struct WarningThrottle {
     /// The shortest time between two lines, in seconds.
