@@ -140,9 +140,10 @@ final class ClientLink: Sendable {
 
     /// Runs `write` now when this is the loop thread (a task on the connection's executor,
     /// a behaviour on the client loop), else on the loop thread: what one thread writes goes
-    /// out in the order it wrote it either way. Now, a write costs no closure kept and no
-    /// trip through the loop's queue: on the path of every answer of a scene process whose
-    /// behaviour runs on its loop.
+    /// out in the order it wrote it either way, and a write made on the loop thread takes
+    /// no trip through the loop's queue. (``answer(_:_:)`` does the same by hand, so that
+    /// an answer written at once makes no closure at all: it is on the path of every call
+    /// to a scene process whose behaviour runs on its loop.)
     @inline(__always)
     private func onLoop(_ write: @escaping @Sendable () -> Void) {
         if loop.inEventLoop {
