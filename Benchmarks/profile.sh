@@ -22,6 +22,8 @@
 #     typed-calls     behavior-bench: typed calls between in-process scenes, on one core
 #     in-process-call behavior-bench: scene.call from 16 connections to an in-process
 #                     scene on the coordinator's loop
+#     typed-scene     wire-bench: typed calls from 16 SceneClient callers to the Swift
+#                     example scene as a distributed actor (the scene process profiled)
 #
 # `perf record -e cpu-clock -F 2000 -g` on the process the case measures, for S seconds
 # (default 3) of steady load. Needs gcc and perf (installs linux-perf from the OS
@@ -45,7 +47,7 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 source Benchmarks/load.sh
-all=("${load_cases[@]}" flow-subscriber registry typed-calls in-process-call)
+all=("${load_cases[@]}" flow-subscriber registry typed-calls in-process-call typed-scene)
 [[ ${#cases[@]} -gt 0 ]] || cases=("${all[@]}")
 for name in "${cases[@]}"; do
     [[ " ${all[*]} " == *" $name "* ]] || { echo "profile.sh: no case \"$name\" (cases: ${all[*]})" >&2; exit 2; }
@@ -159,6 +161,37 @@ needs typed-calls && in_process typed-calls \
 needs in-process-call && in_process in-process-call \
     "behavior-bench, scene.call from 16 connections to an in-process scene on the loop (the coordinator in the bench; its figures: calls/s, p50 µs, CPU µs per call)" \
     "$bin/behavior-bench" --seconds "$seconds" --only loop
+
+# The process running `$1` (a command line), once it has been busy for a quarter of a second
+# (a fifth of a core or more): its load is under way. Gives up after a minute.
+busy_process() {
+    local pattern="$1" found="" before after
+    for _ in $(seq 1 240); do
+        found="$(pgrep -n -f "$pattern" || true)"
+        if [[ -n "$found" ]]; then
+            before="$(awk '{print $14 + $15}' "/proc/$found/stat" 2> /dev/null || echo 0)"
+            sleep 0.25
+            after="$(awk '{print $14 + $15}' "/proc/$found/stat" 2> /dev/null || echo 0)"
+            (( after - before >= 5 )) && { echo "$found"; return 0; }
+        else
+            sleep 0.25
+        fi
+    done
+    echo "profile.sh: no busy process running \"$pattern\" within a minute" >&2
+    return 1
+}
+# The typed-call aim's scene process, under wire-bench's own coordinator and callers; the
+# run lasts long enough for the recording to fall inside its measurement.
+if needs typed-scene; then
+    "$bin/wire-bench" --only typed --callers 16 --seconds "$((seconds + 6))" --rounds 1 > "$work/typed-scene.out" 2>&1 &
+    bench=$!
+    scene="$(busy_process "$bin/swift-scene --distributed")" || { kill "$bench"; exit 1; }
+    perf record -q -e cpu-clock -F 2000 -g -p "$scene" -o "$work/typed-scene.data" -- sleep "$seconds" 2> /dev/null
+    wait "$bench" || { echo "profile.sh: wire-bench failed: $(cat "$work/typed-scene.out")" >&2; exit 1; }
+    summarize typed-scene \
+        "typed calls to the Swift example scene as a distributed actor (\`swift-scene --distributed\`), 16 SceneClient callers in wire-bench (the scene process)" \
+        "$(sed -nE 's/^typed call.*16 callers: ([0-9]+)\/s \(p50 ([0-9.]+) µs.*scene CPU ([0-9.]+) µs.*$/\1 calls\/s over its whole run (p50 \2 µs; the scene process'"'"'s CPU per call \3 µs)/p' "$work/typed-scene.out")"
+fi
 
 {
     echo "# Profiles"
