@@ -10,7 +10,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// The largest frame payload accepted, in bytes (default 1 MiB).
     public var maximumFrame: Int = 1 << 20
     /// The most connections served at once (default 4096); one more is answered with an
-    /// error and closed.
+    /// error and closed. A scene process the coordinator started has one kept for it until
+    /// it says hello (so do its descriptors under ``descriptorHeadroom``): a peer that
+    /// would take it meanwhile is turned away the same way, and a process that would find
+    /// none is not started (its open fails `launch_failed`).
     public var maximumConnections: Int = 4096
     /// Descriptors kept free below the open-file limit (default 16), for what the runtime
     /// opens on other threads: Dispatch, on Linux, ends the process when it cannot open a

@@ -85,7 +85,10 @@ final class CoordinatorServer: ListenerHandler {
         descriptors = DescriptorBudget(headroom: configuration.descriptorHeadroom)
         self.listener = listener
         listener.handler = self
-        supervisor.descriptors = { [weak self] in self.map { ($0.descriptorsLeft, $0.descriptors.refusal) } ?? (0, "the coordinator has stopped") }
+        supervisor.noRoomForProcess = { [weak self] in
+            guard let self else { return "the coordinator has stopped" }
+            return self.noRoomForProcess
+        }
         Log.info("serving \(registry.app) on \(configuration.socketPath)")
     }
 
@@ -93,6 +96,32 @@ final class CoordinatorServer: ListenerHandler {
 
     /// How many more descriptors connections and scene processes may take.
     private var descriptorsLeft: Int { descriptors.ceiling - sessions.count - supervisor.unreaped }
+
+    /// Why a connection cannot be taken now, keeping `kept` connections (and their
+    /// descriptors) for scene processes that have not said hello yet; nil when it can.
+    /// `fd` is the descriptor it was accepted into.
+    private func noRoomForConnection(keeping kept: Int, fd: Int32) -> String? {
+        if sessions.count + kept >= configuration.maximumConnections {
+            let forProcesses = kept > 0 ? ", \(kept) of them kept for scene processes it started" : ""
+            return "the coordinator serves at most \(configuration.maximumConnections) connections\(forProcesses)"
+        }
+        if descriptorsLeft - kept <= 0 || descriptors.crowds(fd) {
+            return descriptors.refusal + "; try again once connections close"
+        }
+        return nil
+    }
+
+    /// Why a scene process cannot be started now, or nil: it takes a descriptor (its pidfd)
+    /// at once, and a connection and its descriptor are kept for it until it says hello,
+    /// as they are for those started before it.
+    private var noRoomForProcess: String? {
+        let kept = supervisor.awaitingHello
+        if sessions.count + kept >= configuration.maximumConnections {
+            return "the coordinator serves at most \(configuration.maximumConnections) connections, and has none for a process"
+        }
+        if descriptorsLeft - kept < 2 { return descriptors.refusal + ", and has no more for a process" }
+        return nil
+    }
 
     /// Writes the state file with `writer` now and within 100 ms of every change of
     /// instances, paths or processes from now on (changes coalesce).
@@ -119,11 +148,14 @@ final class CoordinatorServer: ListenerHandler {
             connection.close(.local("shutting down"))
             return
         }
-        if sessions.count >= configuration.maximumConnections {
-            return turnAway(connection, "the coordinator serves at most \(configuration.maximumConnections) connections")
-        }
-        if descriptorsLeft <= 0 || descriptors.crowds(connection.fd) {
-            return turnAway(connection, descriptors.refusal + "; try again once connections close")
+        let kept = supervisor.awaitingHello
+        if let why = noRoomForConnection(keeping: kept, fd: connection.fd) {
+            // A process the coordinator started, come to say hello, takes what was kept for
+            // it. (The check reads /proc, so it is made only when the room runs short.)
+            let isKeptFor = kept > 0 && connection.peerPID.map(supervisor.isAwaitingHello(peer:)) == true
+            guard isKeptFor, noRoomForConnection(keeping: kept - 1, fd: connection.fd) == nil else {
+                return turnAway(connection, why)
+            }
         }
         let session = Session(connection: connection, server: self, name: "session-\(nextSession)")
         nextSession += 1

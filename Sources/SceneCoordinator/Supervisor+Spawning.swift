@@ -39,10 +39,7 @@ extension Supervisor {
     func spawnProcess(_ entry: Supervised, generation: Int) {
         let spec = entry.slot.spec
         let id = entry.id
-        let descriptors = self.descriptors()
-        guard descriptors.left >= 2 else {
-            return cannotStart(entry, why: descriptors.refusal + ", and has no more for a process")
-        }
+        if let why = noRoomForProcess() { return cannotStart(entry, why: why) }
         let token = SceneToken.make()
         var environment = configuration.processEnvironment
         environment.merge(spec.environment) { _, new in new }
@@ -80,6 +77,20 @@ extension Supervisor {
     private func cannotStart(_ entry: Supervised, why: String, detail: String? = nil) {
         Log.warn("\(entry.id): cannot start \(entry.slot.spec.command.joined(separator: " ")): \(why)")
         perform(entry.slot.spawnFailed(detail: detail ?? why, now: now), on: entry)
+    }
+
+    /// Spawned processes that have not said hello yet: the server keeps a connection, and
+    /// its descriptor, for each.
+    var awaitingHello: Int { pendingTokens.count }
+
+    /// Whether peer `pid` is a spawned process that has not said hello yet, or runs in the
+    /// process group of one (each is spawned leading a group of its own, which the
+    /// children of a launcher such as a shell join): the connection kept is its own.
+    func isAwaitingHello(peer pid: Int32) -> Bool {
+        let awaiting = pendingTokens.compactMap { slots[$0.id]?.process?.pid }
+        if awaiting.contains(pid) { return true }
+        guard let group = Processes.statFields(of: pid).flatMap({ Int32($0[2]) }) else { return false }
+        return awaiting.contains(group)
     }
 
     /// The launch timeout of spawn `generation` of `id` elapsed.

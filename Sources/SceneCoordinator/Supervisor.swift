@@ -36,11 +36,11 @@ final class Supervisor {
     var onChange: (() -> Void)?
     /// Spawned processes not yet reaped: each holds a descriptor (its pidfd).
     var unreaped = 0
-    /// How many more descriptors the coordinator may take (its server's budget), and why
-    /// it takes none when it cannot. A spawn needs two, the process's pidfd and then its
-    /// connection (neither is held back for it meanwhile); starting it takes two more for a
+    /// Why no process can be started now (its server's limits: a process needs a
+    /// descriptor for its pidfd, and a connection and its descriptor kept for it until it
+    /// says hello), or nil when one can. Starting it takes two more descriptors for a
     /// moment, a pipe, out of the headroom.
-    var descriptors: () -> (left: Int, refusal: String) = { (.max, "") }
+    var noRoomForProcess: () -> String? = { nil }
 
     /// One process-backed instance: its slot, and what the slot's decisions act on.
     final class Supervised {
