@@ -48,7 +48,6 @@ struct WarningThrottle {
             lastHeld = nil
             lastWritten = now
         }
-        let more = held == 1 ? "1 more" : "\(held) more"
-        return "\(message) (\(more) since the last such line)"
+        return "\(message) (\(held) more since the last such line)"
     }
 }
